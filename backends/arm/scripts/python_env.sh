@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+#
+# Creates (or reuses) the virtualenv of one executorch release and activates it.
+# Sourced by examples/arm/silero_vad/run.sh and backends/arm/test/test_silero_vad.sh:
+#
+#   source backends/arm/scripts/python_env.sh
+#   activate_python_env 1.4.1
+#
+# The venv lives in .venv/executorch-<version>/ at the repository root (override
+# with SILERO_VAD_VENV_ROOT). It is reinstalled only when its requirement file
+# changes. pip's own settings (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, pip.conf) are
+# honoured: no index is hard-coded here.
+
+SILERO_VAD_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+SILERO_VAD_DEFAULT_EXECUTORCH="1.4.1"
+
+_python_env_die() {
+  echo "ERROR python_env: $*" >&2
+  return 1
+}
+
+# Prints a Python 3.11 interpreter, or fails with what to install.
+_find_python311() {
+  local candidate
+  for candidate in "${PYTHON:-}" python3.11 python3; do
+    [[ -n "${candidate}" ]] || continue
+    command -v "${candidate}" >/dev/null 2>&1 || continue
+    if "${candidate}" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
+      command -v "${candidate}"
+      return 0
+    fi
+  done
+  _python_env_die "Python 3.11 not found (executorch 1.4.1 wheels are built for it); install python3.11 or set PYTHON=/path/to/python3.11"
+}
+
+# Debian splits venv support into python3-venv; install it when we may.
+_ensure_venv_module() {
+  local python="$1"
+  "${python}" -c 'import ensurepip, venv' 2>/dev/null && return 0
+  if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null 2>&1; then
+    echo "python_env: installing python3-venv with apt-get" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv >/dev/null ||
+      _python_env_die "apt-get install python3-venv failed"
+  else
+    _python_env_die "${python} cannot create virtualenvs; run: sudo apt-get install python3-venv"
+  fi
+}
+
+# activate_python_env [VERSION]: create or reuse the venv of that release, then activate it.
+activate_python_env() {
+  local version="${1:-${SILERO_VAD_DEFAULT_EXECUTORCH}}"
+  local requirements="${SILERO_VAD_REPO_ROOT}/requirements/executorch-${version}.txt"
+  [[ -f "${requirements}" ]] ||
+    { _python_env_die "no requirement file for executorch ${version} (${requirements}); supported: $(cd "${SILERO_VAD_REPO_ROOT}/requirements" && ls executorch-*.txt | sed 's/executorch-//; s/\.txt//' | tr '\n' ' ')"; return 1; }
+
+  local venv_root="${SILERO_VAD_VENV_ROOT:-${SILERO_VAD_REPO_ROOT}/.venv}"
+  local venv="${venv_root}/executorch-${version}"
+  local stamp="${venv}/.requirements.sha256"
+  local wanted
+  wanted="$(sha256sum "${requirements}" | cut -d' ' -f1)"
+
+  if [[ ! -x "${venv}/bin/python" ]]; then
+    local python
+    python="$(_find_python311)" || return 1
+    _ensure_venv_module "${python}" || return 1
+    echo "python_env: creating ${venv}" >&2
+    mkdir -p "${venv_root}"
+    "${python}" -m venv "${venv}" || { _python_env_die "could not create ${venv}"; return 1; }
+  fi
+  if [[ "$(cat "${stamp}" 2>/dev/null)" != "${wanted}" ]]; then
+    echo "python_env: installing requirements/executorch-${version}.txt into ${venv} (a few minutes the first time)" >&2
+    # (Drop pip's per-package notes about unreachable local index folders.)
+    { "${venv}/bin/python" -m pip install --quiet --upgrade pip &&
+      "${venv}/bin/python" -m pip install --quiet -r "${requirements}"; } \
+      2> >(grep -v "is ignored: it is neither a file nor a directory" >&2) >&2 ||
+      { _python_env_die "pip install -r ${requirements} failed (see pip's message above)"; return 1; }
+    echo "${wanted}" >"${stamp}"
+  fi
+  # shellcheck disable=SC1091
+  source "${venv}/bin/activate"
+  export SILERO_VAD_EXECUTORCH_VERSION="${version}"
+  # Imports are backends.arm... and examples.arm... from the repository root.
+  export PYTHONPATH="${SILERO_VAD_REPO_ROOT}${PYTHONPATH:+:${PYTHONPATH}}"
+}
