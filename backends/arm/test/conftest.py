@@ -1,0 +1,38 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""Shared fixtures: the committed clips and the eager Silero model (loaded once)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams, wav_files
+from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+SILERO_DATA_DIR = REPO_ROOT / "examples" / "arm" / "silero_vad" / "data"
+
+
+@pytest.fixture(scope="session")
+def calibration_wavs() -> list[Path]:
+    return wav_files(SILERO_DATA_DIR / "calibration")
+
+
+@pytest.fixture(scope="session")
+def validation_wavs() -> list[Path]:
+    return wav_files(SILERO_DATA_DIR / "validation")
+
+
+@pytest.fixture(scope="session")
+def all_streams(calibration_wavs: list[Path], validation_wavs: list[Path]) -> list[AudioStream]:
+    return load_streams(calibration_wavs + validation_wavs)
+
+
+@pytest.fixture(scope="session")
+def eager_silero() -> SileroVAD:
+    return SileroVAD.from_silero_package()

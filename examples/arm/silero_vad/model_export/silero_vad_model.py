@@ -1,0 +1,164 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""Eager Silero VAD (16 kHz) built from ordinary layers, with an ``nn.LSTMCell`` decoder.
+
+The official model ships as TorchScript, which ExecuTorch cannot export. This module
+rebuilds the same network from ``nn.Conv1d`` / ``nn.LSTMCell`` layers and loads the
+weights from the files of the ``silero-vad`` package, so no network access is needed.
+
+One call processes one frame: 64 samples of context followed by 512 new samples.
+The recurrent state ``[h, c]`` is passed in and returned explicitly, so callers (the
+stateful export wrapper, calibration, tests) decide where it lives.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import warnings
+from pathlib import Path
+
+import torch
+from torch import nn
+
+SAMPLE_RATE = 16000
+CONTEXT_SAMPLES = 64
+HOP_SAMPLES = 512
+FRAME_SAMPLES = CONTEXT_SAMPLES + HOP_SAMPLES
+HIDDEN_SIZE = 128
+STATE_SHAPE = (2, 1, HIDDEN_SIZE)
+FRAME_SECONDS = HOP_SAMPLES / SAMPLE_RATE
+
+# STFT of the official model: 256-tap basis (129 real + 129 imaginary rows), hop 128,
+# input reflect-padded by 64 samples on the right.
+STFT_FILTER_LENGTH = 256
+STFT_HOP = 128
+STFT_BINS = STFT_FILTER_LENGTH // 2 + 1
+STFT_RIGHT_PAD = 64
+
+_ENCODER_CHANNELS = ((STFT_BINS, 128, 1), (128, 64, 2), (64, 64, 2), (64, 128, 1))
+
+
+def silero_vad_package_file(name: str) -> Path:
+    """Path of a data file shipped by the installed ``silero-vad`` package."""
+    path = Path(str(importlib.resources.files("silero_vad.data").joinpath(name)))
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path}: not found; is silero-vad==6.2.3 installed (requirements/*.txt)?"
+        )
+    return path
+
+
+def load_official_jit() -> torch.jit.ScriptModule:
+    """The official TorchScript Silero VAD, the numerical reference of this example."""
+    with warnings.catch_warnings():
+        # TorchScript is deprecated, but it is the format silero-vad ships its model in.
+        warnings.filterwarnings("ignore", message=".*torch.jit.load.*", category=DeprecationWarning)
+        return torch.jit.load(str(silero_vad_package_file("silero_vad.jit")), map_location="cpu")
+
+
+def zero_state() -> torch.Tensor:
+    """A fresh ``[h, c]`` state: the start of every audio stream."""
+    return torch.zeros(STATE_SHAPE)
+
+
+class StftMagnitude(nn.Module):
+    """Magnitude spectrum of one frame: reflect pad, strided convolution with the STFT basis."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pad = nn.ReflectionPad1d((0, STFT_RIGHT_PAD))
+        self.register_buffer("forward_basis", torch.zeros(2 * STFT_BINS, 1, STFT_FILTER_LENGTH))
+
+    def forward(self, frame: torch.Tensor) -> torch.Tensor:
+        padded = self.pad(frame).unsqueeze(1)
+        spectrum = nn.functional.conv1d(padded, self.forward_basis, stride=STFT_HOP)
+        real = spectrum[:, :STFT_BINS, :]
+        imag = spectrum[:, STFT_BINS:, :]
+        return torch.sqrt(real * real + imag * imag)
+
+
+class Encoder(nn.Module):
+    """Four 3-tap convolutions with ReLU; strides 1, 2, 2, 1 reduce 4 STFT columns to 1."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.convs = nn.ModuleList(
+            nn.Conv1d(c_in, c_out, kernel_size=3, stride=stride, padding=1)
+            for c_in, c_out, stride in _ENCODER_CHANNELS
+        )
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        for conv in self.convs:
+            features = torch.relu(conv(features))
+        return features
+
+
+class Decoder(nn.Module):
+    """LSTMCell over the encoder's single time step, then ReLU, a 1x1 conv and a sigmoid."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rnn = nn.LSTMCell(HIDDEN_SIZE, HIDDEN_SIZE)
+        self.head = nn.Conv1d(HIDDEN_SIZE, 1, kernel_size=1)
+
+    def forward(
+        self, features: torch.Tensor, h: torch.Tensor, c: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        h_next, c_next = self.rnn(features.squeeze(-1), (h, c))
+        logits = self.head(torch.relu(h_next).unsqueeze(-1))
+        return torch.sigmoid(logits), h_next, c_next
+
+
+class SileroVAD(nn.Module):
+    """Silero VAD for 16 kHz audio, one frame per call.
+
+    ``forward(frame, state)``: ``frame`` is ``(1, 576)`` float audio in [-1, 1] (64 context
+    samples then 512 new ones), ``state`` is ``(2, 1, 128)`` = ``[h, c]``. Returns the speech
+    probability ``(1, 1)`` and the new state ``(2, 1, 128)``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stft = StftMagnitude()
+        self.encoder = Encoder()
+        self.decoder = Decoder()
+
+    def forward(
+        self, frame: torch.Tensor, state: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        probability, h, c = self.step(frame, state[0], state[1])
+        return probability, torch.stack([h, c])
+
+    def step(
+        self, frame: torch.Tensor, h: torch.Tensor, c: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """One frame with h and c as separate tensors (what the stateful wrapper uses)."""
+        features = self.encoder(self.stft(frame))
+        frame_probabilities, h_next, c_next = self.decoder(features, h, c)
+        # The official model averages the head over time; the encoder leaves one step.
+        probability = frame_probabilities.squeeze(1).mean(dim=1, keepdim=True)
+        return probability, h_next, c_next
+
+    @classmethod
+    def from_silero_package(cls) -> SileroVAD:
+        """The 16 kHz model with the weights of the installed ``silero-vad`` package."""
+        model = cls()
+        model.load_official_state_dict(load_official_jit()._model.state_dict())
+        return model.eval()
+
+    def load_official_state_dict(self, official: dict[str, torch.Tensor]) -> None:
+        """Loads the official 16 kHz state dict, mapping its key names to this module's."""
+        mapped = {"stft.forward_basis": official["stft.forward_basis_buffer"]}
+        for index in range(len(_ENCODER_CHANNELS)):
+            for kind in ("weight", "bias"):
+                mapped[f"encoder.convs.{index}.{kind}"] = official[
+                    f"encoder.{index}.reparam_conv.{kind}"
+                ]
+        for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+            mapped[f"decoder.rnn.{kind}"] = official[f"decoder.rnn.{kind}"]
+        for kind in ("weight", "bias"):
+            mapped[f"decoder.head.{kind}"] = official[f"decoder.decoder.2.{kind}"]
+        self.load_state_dict(mapped, strict=True)
