@@ -1,0 +1,215 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""Streaming speech segmenter with the semantics of silero-vad's ``get_speech_timestamps``.
+
+This is the Python twin of the C++ runtime's ``speech_segmenter``: both consume one
+probability per 512-sample frame and emit ``(start_sample, end_sample)`` segments as soon
+as their padded boundaries are known, and both give the same segments, sample for sample,
+as silero-vad 6.2.3 on the same probabilities. The specification (states, hysteresis,
+minimum speech/silence, padding, maximum speech length, end of stream) is written down in
+``examples/arm/silero_vad/README.md``; the parameter names are silero-vad's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from examples.arm.silero_vad.model_export.silero_vad_model import HOP_SAMPLES, SAMPLE_RATE
+
+
+@dataclass(frozen=True)
+class SegmenterConfig:
+    """silero-vad's ``get_speech_timestamps`` parameters, with its defaults."""
+
+    threshold: float = 0.5
+    neg_threshold: float | None = None  # None: max(threshold - 0.15, 0.01)
+    min_speech_duration_ms: float = 250
+    min_silence_duration_ms: float = 100
+    speech_pad_ms: float = 30
+    max_speech_duration_s: float = math.inf
+    min_silence_at_max_speech: float = 98
+    use_max_poss_sil_at_max_speech: bool = True
+
+    @property
+    def exit_threshold(self) -> float:
+        if self.neg_threshold is not None:
+            return self.neg_threshold
+        return max(self.threshold - 0.15, 0.01)
+
+
+@dataclass
+class _Segment:
+    start: int
+    end: int
+
+
+class SpeechSegmenter:
+    """Turns per-frame speech probabilities into padded speech segments, online.
+
+    Two stages, as in silero-vad. Detection (``_detect``) is a per-frame state machine:
+    speech starts at a probability >= ``threshold``; once in speech, a run of frames below
+    the exit threshold longer than ``min_silence_duration_ms`` ends it, and segments not
+    longer than ``min_speech_duration_ms`` are dropped; a segment reaching
+    ``max_speech_duration_s`` is cut at its longest inner silence. Padding widens each kept
+    segment by ``speech_pad_ms``, or by half the gap when two segments are closer than two
+    pads; a segment is emitted once the next kept segment, or the certainty that none can
+    start within two pads, fixes its end.
+    """
+
+    def __init__(self, config: SegmenterConfig | None = None) -> None:
+        self.config = config or SegmenterConfig()
+        rate = SAMPLE_RATE
+        c = self.config
+        self._min_speech = rate * c.min_speech_duration_ms / 1000
+        self._pad = rate * c.speech_pad_ms / 1000
+        self._max_speech = rate * c.max_speech_duration_s - HOP_SAMPLES - 2 * self._pad
+        self._min_silence = rate * c.min_silence_duration_ms / 1000
+        self._min_silence_at_max = rate * c.min_silence_at_max_speech / 1000
+        self._exit = c.exit_threshold
+        # Detection state (names follow silero-vad's).
+        self._frame = 0
+        self._triggered = False
+        self._start: int | None = None  # start of the segment being detected
+        self._temp_end = 0
+        self._prev_end = 0
+        self._next_start = 0
+        self._possible_ends: list[tuple[int, int]] = []
+        # Padding state: the last kept segment, its start already padded.
+        self._pending: _Segment | None = None
+
+    def push(self, probability: float) -> list[tuple[int, int]]:
+        """Consumes one frame's probability; returns the segments that became final."""
+        emitted: list[tuple[int, int]] = []
+        self._detect(float(probability), emitted)
+        self._frame += 1
+        self._emit_if_isolated(emitted)
+        return emitted
+
+    def finish(self, audio_length_samples: int) -> list[tuple[int, int]]:
+        """Ends the stream of ``audio_length_samples`` samples; returns the remaining segments."""
+        emitted: list[tuple[int, int]] = []
+        if self._start is not None and audio_length_samples - self._start > self._min_speech:
+            self._keep(self._start, audio_length_samples, emitted)
+        self._start = None
+        if self._pending is not None:
+            end = int(min(audio_length_samples, self._pending.end + self._pad))
+            emitted.append((self._pending.start, end))
+            self._pending = None
+        return emitted
+
+    def _detect(self, probability: float, emitted: list[tuple[int, int]]) -> None:
+        sample = HOP_SAMPLES * self._frame
+        if probability >= self.config.threshold and self._temp_end:
+            silence = sample - self._temp_end
+            if silence > self._min_silence_at_max:
+                self._possible_ends.append((self._temp_end, silence))
+            self._temp_end = 0
+            if self._next_start < self._prev_end:
+                self._next_start = sample
+
+        if probability >= self.config.threshold and not self._triggered:
+            self._triggered = True
+            self._start = sample
+            return
+
+        if self._triggered and sample - self._start > self._max_speech:
+            if self._cut_at_max_speech(sample, emitted):
+                return
+
+        if probability < self._exit and self._triggered:
+            if not self._temp_end:
+                self._temp_end = sample
+            silence = sample - self._temp_end
+            if (
+                not self.config.use_max_poss_sil_at_max_speech
+                and silence > self._min_silence_at_max
+            ):
+                self._prev_end = self._temp_end
+            if silence < self._min_silence:
+                return
+            if self._temp_end - self._start > self._min_speech:
+                self._keep(self._start, self._temp_end, emitted)
+            self._start = None
+            self._reset_detection()
+
+    def _cut_at_max_speech(self, sample: int, emitted: list[tuple[int, int]]) -> bool:
+        """Splits a segment that reached the maximum length; True ends this frame's work."""
+        if self.config.use_max_poss_sil_at_max_speech and self._possible_ends:
+            end, silence = max(self._possible_ends, key=lambda item: item[1])
+            self._keep(self._start, end, emitted)
+            next_start = end + silence
+            if next_start < end + sample:
+                self._start = next_start
+            else:
+                self._start = None
+                self._triggered = False
+            self._prev_end = self._next_start = self._temp_end = 0
+            self._possible_ends = []
+            return False
+        if self._prev_end:
+            self._keep(self._start, self._prev_end, emitted)
+            if self._next_start < self._prev_end:
+                self._start = None
+                self._triggered = False
+            else:
+                self._start = self._next_start
+            self._prev_end = self._next_start = self._temp_end = 0
+            self._possible_ends = []
+            return False
+        self._keep(self._start, sample, emitted)
+        self._start = None
+        self._reset_detection()
+        return True
+
+    def _reset_detection(self) -> None:
+        self._prev_end = self._next_start = self._temp_end = 0
+        self._triggered = False
+        self._possible_ends = []
+
+    def _keep(self, start: int, end: int, emitted: list[tuple[int, int]]) -> None:
+        """A detected segment survived: pad the previous one against it, hold this one."""
+        if self._pending is None:
+            # First segment, or the previous one was emitted as isolated (gap >= 2 pads).
+            padded_start = int(max(0, start - self._pad))
+        else:
+            gap = start - self._pending.end
+            if gap < 2 * self._pad:
+                emitted.append((self._pending.start, self._pending.end + gap // 2))
+                padded_start = int(max(0, start - gap // 2))
+            else:
+                emitted.append((self._pending.start, int(self._pending.end + self._pad)))
+                padded_start = int(max(0, start - self._pad))
+        self._pending = _Segment(padded_start, end)
+
+    def _emit_if_isolated(self, emitted: list[tuple[int, int]]) -> None:
+        """Emits the held segment once no kept segment can start within two pads of its end."""
+        if self._pending is None:
+            return
+        end = self._pending.end
+        earliest_next = self._start if self._start is not None else HOP_SAMPLES * self._frame
+        # Frames exist only below the stream's length, so this frame proves the stream
+        # reaches past end + pad and silero's clamp to the length cannot apply.
+        length_at_least = HOP_SAMPLES * (self._frame - 1) + 1
+        if earliest_next >= end + 2 * self._pad and length_at_least >= end + self._pad:
+            emitted.append((self._pending.start, int(end + self._pad)))
+            # The next kept segment is then padded by a full pad, like any later one.
+            self._pending = None
+
+
+def speech_segments(
+    probabilities: Iterable[float],
+    audio_length_samples: int,
+    config: SegmenterConfig | None = None,
+) -> list[tuple[int, int]]:
+    """All segments of one stream, in samples at 16 kHz."""
+    segmenter = SpeechSegmenter(config)
+    segments: list[tuple[int, int]] = []
+    for probability in probabilities:
+        segments.extend(segmenter.push(probability))
+    segments.extend(segmenter.finish(audio_length_samples))
+    return segments
