@@ -1,0 +1,27 @@
+/*
+ * Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+ * This source code is licensed under the BSD-style license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
+
+// Where protocol bytes go: stdout on the host, the UART on bare metal, a
+// string in tests.
+
+#pragma once
+
+#include <cstddef>
+
+namespace silero_vad {
+
+class OutputSink {
+ public:
+  virtual void write(const char* data, size_t size) = 0;
+  // Pushes buffered bytes out; called after every line so a crash or a
+  // simulator shutdown never loses a finished line.
+  virtual void flush() {}
+
+ protected:
+  ~OutputSink() = default;
+};
+
+}  // namespace silero_vad

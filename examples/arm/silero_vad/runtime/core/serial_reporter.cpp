@@ -1,0 +1,76 @@
+/*
+ * Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+ * This source code is licensed under the BSD-style license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
+
+#include "serial_reporter.h"
+
+#include "text_format.h"
+#include "vad_constants.h"
+
+namespace silero_vad {
+namespace {
+
+constexpr int64_t kFrameMs =
+    static_cast<int64_t>(kFrameSamples * 1000 / kSampleRateHz);
+
+void emit(OutputSink& sink, LineBuilder& line) {
+  line.append_char('\n');
+  sink.write(line.data(), line.size());
+  sink.flush();
+}
+
+}  // namespace
+
+void SerialReporter::probability(int64_t frame_index, float probability) {
+  LineBuilder line;
+  line.append("PROB ");
+  // frame * 32 ms is exact in milliseconds, so no rounding is involved.
+  line.append_seconds_from_ms(frame_index * kFrameMs);
+  line.append_char(' ');
+  line.append_fixed6(probability);
+  // Same comparison as the segmenter: the float promoted to double.
+  line.append(static_cast<double>(probability) >= threshold_ ? " speech"
+                                                             : " silence");
+  emit(sink_, line);
+}
+
+void SerialReporter::segment(const SpeechSegment& segment) {
+  LineBuilder line;
+  line.append("SEGMENT ");
+  line.append_seconds_from_samples(segment.start_sample);
+  line.append_char(' ');
+  line.append_seconds_from_samples(segment.end_sample);
+  emit(sink_, line);
+}
+
+void SerialReporter::done(int64_t frames, int64_t segments) {
+  LineBuilder line;
+  line.append("DONE frames=");
+  line.append_int(frames);
+  line.append(" segments=");
+  line.append_int(segments);
+  emit(sink_, line);
+}
+
+void SerialReporter::error(const Status& status) {
+  LineBuilder line;
+  line.append("ERROR ");
+  line.append(status.ok() ? "internal: error reported with an OK status"
+                          : status.message());
+  emit(sink_, line);
+}
+
+void SerialReporter::end_of_transmission() {
+  const char eot = kEndOfTransmission;
+  sink_.write(&eot, 1);
+  sink_.flush();
+}
+
+void SerialReporter::fail(const Status& status) {
+  error(status);
+  end_of_transmission();
+}
+
+}  // namespace silero_vad

@@ -1,0 +1,355 @@
+/*
+ * Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+ * This source code is licensed under the BSD-style license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
+
+#include "speech_segmenter.h"
+
+#include <cmath>
+
+#include "vad_constants.h"
+
+namespace silero_vad {
+namespace {
+
+constexpr double kSampleRate = static_cast<double>(kSampleRateHz);
+constexpr int64_t kWindow = static_cast<int64_t>(kFrameSamples);
+
+// Python's `a // 2` on ints (floor, also for negatives).
+int64_t floor_half(int64_t a) {
+  int64_t q = a / 2;
+  if (a % 2 != 0 && a < 0) {
+    --q;
+  }
+  return q;
+}
+
+// Python's int(max(0, x)) for a float x.
+int64_t clamp_to_zero_trunc(double x) {
+  return x > 0.0 ? static_cast<int64_t>(x) : 0;
+}
+
+bool finite_non_negative(double value) {
+  return std::isfinite(value) && value >= 0.0;
+}
+
+}  // namespace
+
+Status validate(const SegmenterParams& params) {
+  if (!std::isfinite(params.threshold)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "threshold must be a finite number");
+  }
+  if (params.has_neg_threshold && !std::isfinite(params.neg_threshold)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "neg_threshold must be a finite number");
+  }
+  if (!finite_non_negative(params.min_speech_duration_ms)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "min_speech_duration_ms must be finite and >= 0");
+  }
+  if (std::isnan(params.max_speech_duration_s) ||
+      !(params.max_speech_duration_s > 0.0)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "max_speech_duration_s must be > 0 (inf allowed)");
+  }
+  if (!finite_non_negative(params.min_silence_duration_ms)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "min_silence_duration_ms must be finite and >= 0");
+  }
+  if (!finite_non_negative(params.speech_pad_ms)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "speech_pad_ms must be finite and >= 0");
+  }
+  if (!finite_non_negative(params.min_silence_at_max_speech)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "min_silence_at_max_speech must be finite and >= 0");
+  }
+  return Status::Ok();
+}
+
+SpeechSegmenter::SpeechSegmenter() {
+  // The defaults are valid by construction.
+  (void)configure(SegmenterParams());
+}
+
+Status SpeechSegmenter::configure(const SegmenterParams& params) {
+  const Status status = validate(params);
+  if (!status.ok()) {
+    return status;
+  }
+  params_ = params;
+  // Same expressions, same evaluation order as silero-vad, so the doubles
+  // are bit-identical to Python's floats.
+  min_speech_samples_ = kSampleRate * params.min_speech_duration_ms / 1000.0;
+  speech_pad_samples_ = kSampleRate * params.speech_pad_ms / 1000.0;
+  max_speech_samples_ = kSampleRate * params.max_speech_duration_s -
+                        static_cast<double>(kWindow) -
+                        2.0 * speech_pad_samples_;
+  min_silence_samples_ = kSampleRate * params.min_silence_duration_ms / 1000.0;
+  min_silence_samples_at_max_speech_ =
+      kSampleRate * params.min_silence_at_max_speech / 1000.0;
+  if (params.has_neg_threshold) {
+    neg_threshold_ = params.neg_threshold;
+  } else {
+    const double lowered = params.threshold - 0.15;
+    neg_threshold_ = 0.01 > lowered ? 0.01 : lowered;
+  }
+  reset();
+  return Status::Ok();
+}
+
+void SpeechSegmenter::reset() {
+  triggered_ = false;
+  current_start_ = 0;
+  close_state();
+  head_ = 0;
+  count_ = 0;
+  final_count_ = 0;
+  overflow_ = Status::Ok();
+  frames_ = 0;
+  finished_ = false;
+}
+
+// The reset silero-vad does after every cut or close (`prev_end = next_start
+// = temp_end = 0; possible_ends = []`).
+void SpeechSegmenter::close_state() {
+  temp_end_ = 0;
+  prev_end_ = 0;
+  next_start_ = 0;
+  has_possible_end_ = false;
+  best_possible_end_ = 0;
+  best_possible_dur_ = 0;
+}
+
+Status SpeechSegmenter::push(float probability) {
+  if (finished_) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "push() after finish(): call reset() first");
+  }
+  if (!overflow_.ok()) {
+    return overflow_;
+  }
+  step(static_cast<double>(probability), kWindow * frames_);
+  ++frames_;
+  settle(-1);
+  return overflow_;
+}
+
+Status SpeechSegmenter::finish(int64_t audio_length_samples) {
+  if (finished_) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "finish() called twice: call reset() first");
+  }
+  if (!overflow_.ok()) {
+    return overflow_;
+  }
+  const int64_t len = audio_length_samples;
+  const bool consistent = frames_ == 0 ? len == 0
+                                       : (len > kWindow * (frames_ - 1) &&
+                                          len <= kWindow * frames_);
+  if (!consistent) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "audio length %lld samples does not match %lld "
+                         "frames of %lld samples",
+                         static_cast<long long>(len),
+                         static_cast<long long>(frames_),
+                         static_cast<long long>(kWindow));
+  }
+  if (triggered_ &&
+      static_cast<double>(len - current_start_) > min_speech_samples_) {
+    (void)append_raw(current_start_, len);
+    if (!overflow_.ok()) {
+      return overflow_;
+    }
+  }
+  finished_ = true;
+  settle(len);
+  return Status::Ok();
+}
+
+bool SpeechSegmenter::pop(SpeechSegment* segment) {
+  if (final_count_ == 0) {
+    return false;
+  }
+  const Entry& entry = at(0);
+  segment->start_sample = entry.start;
+  segment->end_sample = entry.end;
+  head_ = (head_ + 1) % kMaxQueuedSegments;
+  --count_;
+  --final_count_;
+  return true;
+}
+
+// One iteration of silero-vad's loop over the probabilities, with
+// speeches.append() replaced by append_raw().
+void SpeechSegmenter::step(double p, int64_t cur) {
+  const bool speech = p >= params_.threshold;
+
+  // Speech returns after a tentative end: remember the silence as a split
+  // candidate if long enough.
+  if (speech && temp_end_ != 0) {
+    const int64_t sil_dur = cur - temp_end_;
+    if (static_cast<double>(sil_dur) > min_silence_samples_at_max_speech_) {
+      if (!has_possible_end_ || sil_dur > best_possible_dur_) {
+        has_possible_end_ = true;
+        best_possible_end_ = temp_end_;
+        best_possible_dur_ = sil_dur;
+      }
+    }
+    temp_end_ = 0;
+    if (next_start_ < prev_end_) {
+      next_start_ = cur;
+    }
+  }
+
+  if (speech && !triggered_) {
+    triggered_ = true;
+    current_start_ = cur;
+    return;
+  }
+
+  // Maximum speech length reached: cut.
+  if (triggered_ &&
+      static_cast<double>(cur - current_start_) > max_speech_samples_) {
+    if (params_.use_max_poss_sil_at_max_speech && has_possible_end_) {
+      prev_end_ = best_possible_end_;
+      const int64_t dur = best_possible_dur_;
+      (void)append_raw(current_start_, prev_end_);
+      next_start_ = prev_end_ + dur;
+      if (next_start_ < prev_end_ + cur) {
+        current_start_ = next_start_;
+      } else {
+        triggered_ = false;
+      }
+      close_state();
+    } else if (prev_end_ != 0) {
+      (void)append_raw(current_start_, prev_end_);
+      if (next_start_ < prev_end_) {
+        triggered_ = false;
+      } else {
+        current_start_ = next_start_;
+      }
+      close_state();
+    } else {
+      (void)append_raw(current_start_, cur);
+      close_state();
+      triggered_ = false;
+      return;
+    }
+  }
+
+  // Silence while in speech.
+  if (p < neg_threshold_ && triggered_) {
+    if (temp_end_ == 0) {
+      temp_end_ = cur;
+    }
+    const int64_t sil_dur_now = cur - temp_end_;
+    if (!params_.use_max_poss_sil_at_max_speech &&
+        static_cast<double>(sil_dur_now) > min_silence_samples_at_max_speech_) {
+      prev_end_ = temp_end_;
+    }
+    if (static_cast<double>(sil_dur_now) < min_silence_samples_) {
+      return;
+    }
+    if (static_cast<double>(temp_end_ - current_start_) > min_speech_samples_) {
+      (void)append_raw(current_start_, temp_end_);
+    }
+    close_state();
+    triggered_ = false;
+  }
+}
+
+Status SpeechSegmenter::append_raw(int64_t start, int64_t end) {
+  if (count_ == kMaxQueuedSegments) {
+    if (overflow_.ok()) {
+      overflow_ = Status::Error(ErrorCode::kCapacity,
+                                "speech segmenter queue full (%lu segments): "
+                                "pop() segments after every push()",
+                                static_cast<unsigned long>(count_));
+    }
+    return overflow_;
+  }
+  Entry& entry = at(count_);
+  entry.end = end;
+  // With no pending predecessor, this segment's start padding is already
+  // settled: either it is the first segment, or its predecessor was released
+  // because every successor is at least 2 * pad away. Both pad by speech_pad.
+  // Otherwise the predecessor pads it when it is finalized.
+  entry.start = final_count_ == count_
+                    ? clamp_to_zero_trunc(static_cast<double>(start) -
+                                          speech_pad_samples_)
+                    : start;
+  ++count_;
+  return Status::Ok();
+}
+
+// int(min(audio_length, raw_end + pad)). While the stream is open the audio
+// length is only known to be > the start of the last frame; returns false if
+// that is not enough to decide.
+bool SpeechSegmenter::end_padding(int64_t raw_end,
+                                  int64_t audio_length,
+                                  int64_t* padded_end) const {
+  const double padded = static_cast<double>(raw_end) + speech_pad_samples_;
+  if (audio_length >= 0) {
+    *padded_end = static_cast<double>(audio_length) <= padded
+                      ? audio_length
+                      : static_cast<int64_t>(padded);
+    return true;
+  }
+  const int64_t known_min_length = kWindow * (frames_ - 1) + 1;
+  if (padded > static_cast<double>(known_min_length)) {
+    return false;
+  }
+  *padded_end = static_cast<int64_t>(padded);
+  return true;
+}
+
+void SpeechSegmenter::settle(int64_t audio_length) {
+  const double two_pads = 2.0 * speech_pad_samples_;
+  while (final_count_ < count_) {
+    Entry& entry = at(final_count_);
+    if (final_count_ + 1 < count_) {
+      // The successor is known: silero-vad's padding rule, verbatim.
+      Entry& next = at(final_count_ + 1);
+      const int64_t silence = next.start - entry.end;
+      if (static_cast<double>(silence) < two_pads) {
+        const int64_t half = floor_half(silence);
+        entry.end += half;
+        const int64_t shifted = next.start - half;
+        next.start = shifted > 0 ? shifted : 0;
+      } else {
+        int64_t padded_end = 0;
+        if (!end_padding(entry.end, audio_length, &padded_end)) {
+          return;
+        }
+        entry.end = padded_end;
+        next.start = clamp_to_zero_trunc(static_cast<double>(next.start) -
+                                         speech_pad_samples_);
+      }
+    } else if (audio_length >= 0) {
+      // Last segment of the clip.
+      int64_t padded_end = 0;
+      (void)end_padding(entry.end, audio_length, &padded_end);
+      entry.end = padded_end;
+    } else {
+      // Newest segment, stream open: the next retained segment cannot start
+      // before the current speech candidate, or before the next frame if
+      // there is none.
+      const int64_t earliest_next =
+          triggered_ ? current_start_ : kWindow * frames_;
+      if (static_cast<double>(earliest_next - entry.end) < two_pads) {
+        return;
+      }
+      int64_t padded_end = 0;
+      if (!end_padding(entry.end, audio_length, &padded_end)) {
+        return;
+      }
+      entry.end = padded_end;
+    }
+    ++final_count_;
+  }
+}
+
+}  // namespace silero_vad

@@ -1,0 +1,192 @@
+/*
+ * Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+ * This source code is licensed under the BSD-style license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
+
+#include "text_format.h"
+
+#include <cmath>
+
+#include "vad_constants.h"
+
+namespace silero_vad {
+namespace {
+
+// Samples per millisecond at 16 kHz.
+constexpr uint64_t kSamplesPerMs = kSampleRateHz / 1000;
+
+// How printf rounds samples / 16000 to milliseconds when the quotient sits
+// exactly halfway between two milliseconds (samples % 16 == 8). printf
+// rounds the double nearest to the quotient, so what matters is where that
+// double lies:
+//
+// samples / 16000 = samples / (125 * 2^7). Scaling by a power of two until
+// the quotient by 125 has 53 bits gives the double's significand, and the
+// remainder r of that division decides round-to-nearest. r == 0: the
+// quotient is a binary fraction, the double is the tie itself and printf
+// rounds half to even. Otherwise the double is above the tie iff it was
+// rounded up, iff r > 125 / 2.
+enum class TieRounding { kUp, kDown, kToEven };
+
+TieRounding tie_rounding(uint64_t samples) {
+  constexpr uint64_t kLow = 125ull << 52;
+  if (samples >= kLow) {
+    // Not reachable for real audio (over 10^17 samples).
+    return TieRounding::kToEven;
+  }
+  uint64_t scaled = samples;
+  while (scaled < kLow) {
+    scaled <<= 1;
+  }
+  const uint64_t remainder = scaled % 125;
+  if (remainder == 0) {
+    return TieRounding::kToEven;
+  }
+  return remainder >= 63 ? TieRounding::kUp : TieRounding::kDown;
+}
+
+}  // namespace
+
+void LineBuilder::append(const char* text) {
+  while (*text != '\0') {
+    append_char(*text++);
+  }
+}
+
+void LineBuilder::append_char(char c) {
+  if (size_ < kCapacity) {
+    buffer_[size_++] = c;
+    buffer_[size_] = '\0';
+  }
+}
+
+void LineBuilder::append_uint(uint64_t value, int min_digits) {
+  char digits[24];
+  int count = 0;
+  do {
+    digits[count++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  while (count < min_digits && count < static_cast<int>(sizeof(digits))) {
+    digits[count++] = '0';
+  }
+  while (count > 0) {
+    append_char(digits[--count]);
+  }
+}
+
+void LineBuilder::append_int(int64_t value) {
+  if (value < 0) {
+    append_char('-');
+    // Negate in unsigned arithmetic: -INT64_MIN does not fit an int64.
+    append_uint(0 - static_cast<uint64_t>(value), 1);
+  } else {
+    append_uint(static_cast<uint64_t>(value), 1);
+  }
+}
+
+void LineBuilder::append_fixed6(float value) {
+  if (std::isnan(value)) {
+    append(std::signbit(value) ? "-nan" : "nan");
+    return;
+  }
+  if (std::isinf(value)) {
+    append(value < 0 ? "-inf" : "inf");
+    return;
+  }
+  if (std::signbit(value)) {
+    append_char('-');
+  }
+  const double magnitude = std::fabs(static_cast<double>(value));
+  if (magnitude < 16777216.0) {
+    // A float has 24 significant bits and 10^6 needs 14 more (2^6 * 15625),
+    // so this product is exact in a double and the rounding below is the
+    // correct rounding of the float's exact value.
+    const double scaled = magnitude * 1e6;
+    const double whole = std::floor(scaled);
+    const double fraction = scaled - whole;
+    uint64_t units = static_cast<uint64_t>(whole);
+    if (fraction > 0.5 || (fraction == 0.5 && (units & 1u) != 0)) {
+      ++units;
+    }
+    append_uint(units / 1000000u, 1);
+    append_char('.');
+    append_uint(units % 1000000u, 6);
+    return;
+  }
+  // From 2^24 up a float is an integer, below 2^128: print it exactly with a
+  // small multi-word integer (32-bit targets have no 128-bit type).
+  int exponent = 0;
+  const double mantissa = std::frexp(magnitude, &exponent);
+  const uint32_t significand =
+      static_cast<uint32_t>(std::ldexp(mantissa, 24));  // exact, < 2^24
+  const int shift = exponent - 24;                      // 1 ... 104
+  uint32_t words[5] = {0, 0, 0, 0, 0};
+  const int word_shift = shift / 32;
+  const int bit_shift = shift % 32;
+  words[word_shift] = significand << bit_shift;
+  if (bit_shift != 0) {
+    words[word_shift + 1] = significand >> (32 - bit_shift);
+  }
+  char digits[48];
+  int count = 0;
+  bool nonzero = true;
+  while (nonzero) {
+    // Divide the 160-bit number by 10, most significant word first.
+    uint64_t remainder = 0;
+    nonzero = false;
+    for (int i = 4; i >= 0; --i) {
+      const uint64_t current = (remainder << 32) | words[i];
+      words[i] = static_cast<uint32_t>(current / 10);
+      remainder = current % 10;
+      nonzero = nonzero || words[i] != 0;
+    }
+    digits[count++] = static_cast<char>('0' + remainder);
+  }
+  while (count > 0) {
+    append_char(digits[--count]);
+  }
+  append(".000000");
+}
+
+void LineBuilder::append_seconds_from_samples(int64_t samples) {
+  if (samples < 0) {
+    append_char('-');
+  }
+  const uint64_t magnitude = samples < 0 ? 0 - static_cast<uint64_t>(samples)
+                                         : static_cast<uint64_t>(samples);
+  uint64_t milliseconds = magnitude / kSamplesPerMs;
+  const uint64_t remainder = magnitude % kSamplesPerMs;
+  if (remainder * 2 > kSamplesPerMs) {
+    ++milliseconds;
+  } else if (remainder * 2 == kSamplesPerMs) {
+    switch (tie_rounding(magnitude)) {
+      case TieRounding::kUp:
+        ++milliseconds;
+        break;
+      case TieRounding::kToEven:
+        milliseconds += milliseconds & 1u;
+        break;
+      case TieRounding::kDown:
+        break;
+    }
+  }
+  append_uint(milliseconds / 1000u, 1);
+  append_char('.');
+  append_uint(milliseconds % 1000u, 3);
+}
+
+void LineBuilder::append_seconds_from_ms(int64_t milliseconds) {
+  if (milliseconds < 0) {
+    append_char('-');
+  }
+  const uint64_t magnitude = milliseconds < 0
+                                 ? 0 - static_cast<uint64_t>(milliseconds)
+                                 : static_cast<uint64_t>(milliseconds);
+  append_uint(magnitude / 1000u, 1);
+  append_char('.');
+  append_uint(magnitude % 1000u, 3);
+}
+
+}  // namespace silero_vad

@@ -1,0 +1,97 @@
+/*
+ * Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+ * This source code is licensed under the BSD-style license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
+
+#include "vad_app.h"
+
+#include <cmath>
+
+#include "frame_assembler.h"
+#include "vad_constants.h"
+
+namespace silero_vad {
+namespace {
+
+Status run_stream(SampleSource& source,
+                  ModelStep& model,
+                  SpeechSegmenter& segmenter,
+                  SerialReporter& reporter,
+                  FrameListener* listener,
+                  VadRunStats& stats) {
+  FrameAssembler frames(source);
+  float input[kModelInputSamples];
+  SpeechSegment segment;
+  while (frames.next(input)) {
+    const int64_t index = frames.frames() - 1;
+    Result<float> probability = model.step(input);
+    if (!probability.ok()) {
+      return probability.status();
+    }
+    const float p = *probability;
+    // A NaN or infinite output means a broken program (e.g. state left
+    // uninitialized); continuing would only print garbage.
+    if (!std::isfinite(p)) {
+      return Status::Error(ErrorCode::kModelExecute,
+                           "model output at frame %lld is not finite",
+                           static_cast<long long>(index));
+    }
+    reporter.probability(index, p);
+    if (listener != nullptr) {
+      const Status status = listener->on_frame(index, p);
+      if (!status.ok()) {
+        return status;
+      }
+    }
+    const Status pushed = segmenter.push(p);
+    if (!pushed.ok()) {
+      return pushed;
+    }
+    while (segmenter.pop(&segment)) {
+      reporter.segment(segment);
+      ++stats.segments;
+    }
+    stats.frames = frames.frames();
+    stats.samples = frames.samples();
+  }
+  const Status finished = segmenter.finish(frames.samples());
+  if (!finished.ok()) {
+    return finished;
+  }
+  while (segmenter.pop(&segment)) {
+    reporter.segment(segment);
+    ++stats.segments;
+  }
+  stats.frames = frames.frames();
+  stats.samples = frames.samples();
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status run_vad(SampleSource& source,
+               ModelStep& model,
+               const SegmenterParams& params,
+               SerialReporter& reporter,
+               FrameListener* listener,
+               VadRunStats* stats) {
+  VadRunStats local;
+  SpeechSegmenter segmenter;
+  Status status = segmenter.configure(params);
+  if (status.ok()) {
+    status = run_stream(source, model, segmenter, reporter, listener, local);
+  }
+  if (stats != nullptr) {
+    *stats = local;
+  }
+  if (!status.ok()) {
+    reporter.fail(status);
+    return status;
+  }
+  reporter.done(local.frames, local.segments);
+  reporter.end_of_transmission();
+  return Status::Ok();
+}
+
+}  // namespace silero_vad
