@@ -1,0 +1,104 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+# Defines silero_vad::executorch, an interface target that brings the
+# ExecuTorch runtime, its CPU kernels and the quantized kernels from the pip
+# package, whichever of its two layouts is installed:
+#
+# * executorch >= 1.5: namespaced imported targets (executorch::runtime,
+#   executorch::kernels_optimized, executorch::kernels_quantized opt-in).
+# * executorch 1.4: the only linkable library is the Python extension
+#   _portable_lib (runtime + portable kernels). It references libtorch_python,
+#   hence libpython, which a standalone program must link too. The quantized
+#   kernels live in kernels/quantized/libquantized_ops_aot_lib.so and register
+#   themselves when loaded, so it is linked with --no-as-needed.
+#
+# A missing kernel shows at load_method() as "Missing operator" (0x14), not at
+# link time: the model tests load a program with quantize/dequantize ops to
+# catch that.
+
+find_package(executorch REQUIRED CONFIG)
+
+add_library(silero_vad_executorch INTERFACE)
+add_library(silero_vad::executorch ALIAS silero_vad_executorch)
+
+if(TARGET executorch::runtime)
+  message(STATUS "silero_vad: ExecuTorch runtime from executorch::runtime")
+  target_link_libraries(silero_vad_executorch INTERFACE executorch::runtime)
+  if(TARGET executorch::kernels_optimized)
+    target_link_libraries(
+      silero_vad_executorch INTERFACE executorch::kernels_optimized
+    )
+  else()
+    message(
+      FATAL_ERROR
+        "This executorch package has no executorch::kernels_optimized: the "
+        "runner would load no model. Install a CPU wheel of executorch."
+    )
+  endif()
+  if(TARGET executorch::kernels_quantized)
+    target_link_libraries(
+      silero_vad_executorch INTERFACE executorch::kernels_quantized
+    )
+  else()
+    message(
+      WARNING
+        "executorch::kernels_quantized not found: quantized programs will "
+        "fail with 'Missing operator'."
+    )
+  endif()
+elseif(TARGET _portable_lib)
+  message(
+    STATUS "silero_vad: ExecuTorch runtime from the _portable_lib extension"
+  )
+  get_filename_component(
+    _silero_vad_et_root "${EXECUTORCH_INCLUDE_DIRS}/.." ABSOLUTE
+  )
+  set(_silero_vad_quantized
+      "${_silero_vad_et_root}/kernels/quantized/libquantized_ops_aot_lib.so"
+  )
+  if(NOT EXISTS "${_silero_vad_quantized}")
+    message(
+      FATAL_ERROR
+        "Quantized kernels not found at ${_silero_vad_quantized}; is the "
+        "executorch package complete?"
+    )
+  endif()
+  # The interpreter of the active venv tells which libpython the extension
+  # was built for.
+  find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Embed)
+  target_include_directories(
+    silero_vad_executorch
+    INTERFACE "${_silero_vad_et_root}/include"
+              "${_silero_vad_et_root}/include/executorch/runtime/core/portable_type/c10"
+  )
+  target_compile_definitions(
+    silero_vad_executorch INTERFACE C10_USING_CUSTOM_GENERATED_MACROS
+  )
+  target_link_libraries(
+    silero_vad_executorch
+    INTERFACE
+      _portable_lib
+      "-Wl,--push-state,--no-as-needed,${_silero_vad_quantized},--pop-state"
+      Python3::Python
+  )
+  # Find the extension and the quantized kernels at run time from the build
+  # tree (their own dependencies resolve through their RUNPATH).
+  get_filename_component(_silero_vad_portable_dir "${_portable_lib_LIBRARY}"
+                         DIRECTORY
+  )
+  target_link_options(
+    silero_vad_executorch
+    INTERFACE
+    "LINKER:-rpath,${_silero_vad_portable_dir}"
+    "LINKER:-rpath,${_silero_vad_et_root}/kernels/quantized"
+  )
+else()
+  message(
+    FATAL_ERROR
+      "The executorch package at ${executorch_DIR} offers neither "
+      "executorch::runtime (>= 1.5) nor _portable_lib (1.4). Point "
+      "executorch_DIR at <site-packages>/executorch/share/cmake of a CPU wheel."
+  )
+endif()

@@ -1,0 +1,186 @@
+/*
+ * Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+ * This source code is licensed under the BSD-style license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
+
+#include "host_io.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace silero_vad {
+namespace host {
+namespace {
+
+// Files larger than this are refused rather than read (a 1 GiB WAV is over
+// nine hours of 16 kHz audio).
+constexpr long kMaxFileBytes = 1L << 30;
+
+Result<double> parse_double(const char* option, const char* text) {
+  if (text == nullptr || *text == '\0') {
+    return Status::Error(
+        ErrorCode::kInvalidArgument, "%s needs a number", option);
+  }
+  errno = 0;
+  char* end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (end == text || *end != '\0' || errno == ERANGE || std::isnan(value)) {
+    return Status::Error(
+        ErrorCode::kInvalidArgument, "%s: '%s' is not a number", option, text);
+  }
+  return value;
+}
+
+Result<bool> parse_bool(const char* option, const char* text) {
+  if (text != nullptr) {
+    if (std::strcmp(text, "true") == 0 || std::strcmp(text, "1") == 0) {
+      return true;
+    }
+    if (std::strcmp(text, "false") == 0 || std::strcmp(text, "0") == 0) {
+      return false;
+    }
+  }
+  return Status::Error(
+      ErrorCode::kInvalidArgument, "%s needs true or false", option);
+}
+
+}  // namespace
+
+bool split_option(
+    int argc, char** argv, int* index, const char** name, const char** value) {
+  static char buffer[128];
+  const char* arg = argv[*index];
+  if (std::strncmp(arg, "--", 2) != 0 && std::strcmp(arg, "-h") != 0) {
+    return false;
+  }
+  const char* equals = std::strchr(arg, '=');
+  if (equals != nullptr) {
+    size_t length = static_cast<size_t>(equals - arg);
+    if (length >= sizeof(buffer)) {
+      length = sizeof(buffer) - 1;
+    }
+    std::memcpy(buffer, arg, length);
+    buffer[length] = '\0';
+    *name = buffer;
+    *value = equals + 1;
+    return true;
+  }
+  *name = arg;
+  *value = nullptr;
+  // Flags take no value; everything else takes the next argument.
+  if (std::strcmp(arg, "--timing") == 0 || std::strcmp(arg, "--help") == 0 ||
+      std::strcmp(arg, "-h") == 0 || std::strcmp(arg, "--show-release") == 0) {
+    return true;
+  }
+  if (*index + 1 < argc) {
+    *value = argv[++*index];
+  }
+  return true;
+}
+
+bool apply_segmenter_option(const char* name,
+                            const char* value,
+                            SegmenterParams* params,
+                            Status* status) {
+  double* target = nullptr;
+  if (std::strcmp(name, "--threshold") == 0) {
+    target = &params->threshold;
+  } else if (std::strcmp(name, "--neg-threshold") == 0) {
+    target = &params->neg_threshold;
+    params->has_neg_threshold = true;
+  } else if (std::strcmp(name, "--min-speech-duration-ms") == 0) {
+    target = &params->min_speech_duration_ms;
+  } else if (std::strcmp(name, "--max-speech-duration-s") == 0) {
+    target = &params->max_speech_duration_s;
+  } else if (std::strcmp(name, "--min-silence-duration-ms") == 0) {
+    target = &params->min_silence_duration_ms;
+  } else if (std::strcmp(name, "--speech-pad-ms") == 0) {
+    target = &params->speech_pad_ms;
+  } else if (std::strcmp(name, "--min-silence-at-max-speech") == 0) {
+    target = &params->min_silence_at_max_speech;
+  } else if (std::strcmp(name, "--use-max-poss-sil-at-max-speech") == 0) {
+    Result<bool> flag = parse_bool(name, value);
+    *status = flag.status();
+    if (flag.ok()) {
+      params->use_max_poss_sil_at_max_speech = *flag;
+    }
+    return true;
+  } else {
+    return false;
+  }
+  Result<double> number = parse_double(name, value);
+  *status = number.status();
+  if (number.ok()) {
+    *target = *number;
+  }
+  return true;
+}
+
+const char* segmenter_options_help() {
+  return "Segmentation (names and defaults of silero-vad's "
+         "get_speech_timestamps):\n"
+         "  --threshold X                    speech when probability >= X "
+         "(0.5)\n"
+         "  --neg-threshold X                silence when probability < X "
+         "(max(threshold - 0.15, 0.01))\n"
+         "  --min-speech-duration-ms X       drop shorter segments (250)\n"
+         "  --max-speech-duration-s X        split longer segments (inf)\n"
+         "  --min-silence-duration-ms X      silence that ends a segment "
+         "(100)\n"
+         "  --speech-pad-ms X                padding on each side (30)\n"
+         "  --min-silence-at-max-speech X    split candidates, in ms (98)\n"
+         "  --use-max-poss-sil-at-max-speech true|false\n"
+         "                                   split at the longest silence "
+         "(true)\n";
+}
+
+Result<int64_t> parse_int64(const char* option, const char* text) {
+  if (text == nullptr || *text == '\0') {
+    return Status::Error(
+        ErrorCode::kInvalidArgument, "%s needs an integer", option);
+  }
+  errno = 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || errno == ERANGE) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "%s: '%s' is not an integer",
+                         option,
+                         text);
+  }
+  return static_cast<int64_t>(value);
+}
+
+Status read_file(const char* path, std::vector<uint8_t>* out) {
+  std::FILE* file = std::fopen(path, "rb");
+  if (file == nullptr) {
+    return Status::Error(
+        ErrorCode::kIo, "cannot open %s: %s", path, std::strerror(errno));
+  }
+  Status status;
+  long size = -1;
+  if (std::fseek(file, 0, SEEK_END) != 0 || (size = std::ftell(file)) < 0 ||
+      std::fseek(file, 0, SEEK_SET) != 0) {
+    status = Status::Error(ErrorCode::kIo, "cannot size %s", path);
+  } else if (size > kMaxFileBytes) {
+    status = Status::Error(ErrorCode::kIo,
+                           "%s is %ld bytes, more than the %ld supported",
+                           path,
+                           size,
+                           kMaxFileBytes);
+  } else {
+    out->resize(static_cast<size_t>(size));
+    if (size > 0 &&
+        std::fread(out->data(), 1, out->size(), file) != out->size()) {
+      status = Status::Error(ErrorCode::kIo, "cannot read %s", path);
+    }
+  }
+  std::fclose(file);
+  return status;
+}
+
+}  // namespace host
+}  // namespace silero_vad
