@@ -1,0 +1,14 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""Arm backend passes for models with LSTM cells and model-owned recurrent state."""
+
+from .decompose_lstm_cell_pass import DecomposeLstmCellPass  # noqa
+from .fold_constants_keep_mutable_state_pass import FoldConstantsKeepMutableStatePass  # noqa
+from .preserve_mutable_buffers_pass import PreserveMutableBuffersPass  # noqa
+from .stateful_arm_pass_manager import (  # noqa
+    StatefulArmPassManager,
+    use_stateful_arm_pass_manager,
+)

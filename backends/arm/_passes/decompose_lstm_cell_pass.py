@@ -1,0 +1,116 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+import operator
+
+import torch
+from executorch.backends.arm._passes.arm_pass import ArmPass
+from executorch.backends.arm._passes.arm_pass_utils import create_node
+from executorch.exir.pass_base import ExportPass, PassResult
+
+from backends.arm._passes.pass_provenance import mark_created_by
+
+
+class DecomposeLstmCellPass(ArmPass):
+    """Decomposes aten.lstm_cell into ops that the Arm INT pipeline quantizes and lowers.
+
+    The release's Arm backend has no lowering for ``aten.lstm_cell``: the cell stays on the
+    CPU in float. This pass rewrites it, before quantization annotation, as
+
+        gates_x = linear(x, W_ih, b_ih)              gates_h = linear(h, W_hh, b_hh)
+        i = sigmoid(gates_x[0:H]   + gates_h[0:H])    f = sigmoid(gates_x[H:2H]  + gates_h[H:2H])
+        g = tanh(gates_x[2H:3H]    + gates_h[2H:3H])  o = sigmoid(gates_x[3H:4H] + gates_h[3H:4H])
+        c' = f * c + i * g
+        h' = o * tanh(c')
+
+    (slices on the last dimension), so each gate's pre-activation, each activation and the
+    new state get their own observer. Supports any input rank (``nn.LSTMCell`` given an
+    unbatched ``(I,)`` input exports as unsqueeze + batched cell), with or without biases,
+    and outputs read through ``getitem`` with index 0, 1, -2 or -1.
+    """
+
+    _passes_required_after: set[type[ExportPass]] = set()
+
+    _TARGET = torch.ops.aten.lstm_cell.default
+
+    _linear = torch.ops.aten.linear.default
+    _add = torch.ops.aten.add.Tensor
+    _mul = torch.ops.aten.mul.Tensor
+    _slice = torch.ops.aten.slice.Tensor
+    _sigmoid = torch.ops.aten.sigmoid.default
+    _tanh = torch.ops.aten.tanh.default
+
+    def call(self, graph_module: torch.fx.GraphModule) -> PassResult:
+        graph = graph_module.graph
+        modified = False
+        for node in list(graph.find_nodes(op="call_function", target=self._TARGET)):
+            if not self.allowed_to_transform(node.meta):
+                continue
+            with graph.inserting_before(node):
+                h_next, c_next = self._decompose(graph, node)
+            self._replace_outputs(graph, node, (h_next, c_next))
+            modified = True
+        if modified:
+            graph.eliminate_dead_code()
+            graph_module.recompile()
+            # Retrace so that every new node carries a fake-tensor value.
+            graph_module = super().call(graph_module).graph_module
+        return PassResult(graph_module, modified)
+
+    def _decompose(
+        self, graph: torch.fx.Graph, node: torch.fx.Node
+    ) -> tuple[torch.fx.Node, torch.fx.Node]:
+        x, (h, c), w_ih, w_hh, *biases = node.args
+        b_ih = biases[0] if len(biases) > 0 else None
+        b_hh = biases[1] if len(biases) > 1 else None
+        hidden = node.args[1][0].meta["val"].shape[-1]
+        feature_dim = x.meta["val"].dim() - 1
+
+        def op(target, *args: object) -> torch.fx.Node:
+            created = create_node(graph, target, args=args, from_node=node)
+            mark_created_by(created, self)
+            return created
+
+        gates_x = op(self._linear, x, w_ih, b_ih)
+        gates_h = op(self._linear, h, w_hh, b_hh)
+
+        def gate(index: int, activation) -> torch.fx.Node:
+            start, end = index * hidden, (index + 1) * hidden
+            pre = op(
+                self._add,
+                op(self._slice, gates_x, feature_dim, start, end),
+                op(self._slice, gates_h, feature_dim, start, end),
+            )
+            return op(activation, pre)
+
+        input_gate = gate(0, self._sigmoid)
+        forget_gate = gate(1, self._sigmoid)
+        cell_candidate = gate(2, self._tanh)
+        output_gate = gate(3, self._sigmoid)
+
+        c_next = op(
+            self._add, op(self._mul, forget_gate, c), op(self._mul, input_gate, cell_candidate)
+        )
+        h_next = op(self._mul, output_gate, op(self._tanh, c_next))
+        return h_next, c_next
+
+    @staticmethod
+    def _replace_outputs(
+        graph: torch.fx.Graph,
+        node: torch.fx.Node,
+        outputs: tuple[torch.fx.Node, torch.fx.Node],
+    ) -> None:
+        for user in list(node.users):
+            if user.op != "call_function" or user.target != operator.getitem:
+                raise RuntimeError(
+                    f"{node.name}: lstm_cell output used by {user.name} ({user.target}); "
+                    "only getitem users are supported"
+                )
+            index = user.args[1]
+            if index not in (0, 1, -2, -1):
+                raise RuntimeError(f"{user.name}: lstm_cell has 2 outputs, got index {index}")
+            user.replace_all_uses_with(outputs[index % 2])
+            graph.erase_node(user)
+        graph.erase_node(node)
