@@ -12,6 +12,11 @@ from pathlib import Path
 import pytest
 
 from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams, wav_files
+from examples.arm.silero_vad.model_export.export_silero_vad import (
+    ExportOptions,
+    ExportResult,
+    export_silero_vad,
+)
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -36,3 +41,19 @@ def all_streams(calibration_wavs: list[Path], validation_wavs: list[Path]) -> li
 @pytest.fixture(scope="session")
 def eager_silero() -> SileroVAD:
     return SileroVAD.from_silero_package()
+
+
+@pytest.fixture(scope="session")
+def silero_u85_export(
+    tmp_path_factory: pytest.TempPathFactory,
+    calibration_wavs: list[Path],
+    validation_wavs: list[Path],
+) -> ExportResult:
+    """The example's default export (Ethos-U85-256), run once for every test that needs it."""
+    return export_silero_vad(
+        ExportOptions(
+            calibration_wavs=calibration_wavs,
+            validation_wavs=validation_wavs,
+            output_dir=tmp_path_factory.mktemp("silero_u85"),
+        )
+    )

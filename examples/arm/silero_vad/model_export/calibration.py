@@ -1,0 +1,61 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""Calibration on real audio, one stream at a time, state reset at every stream start.
+
+A VAD's state carries across frames, so observers must see the ranges that occur while
+it streams, not on independent frames: each clip is fed frame by frame from a zero state,
+exactly as the device will run it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import torch
+from torch import nn
+
+from examples.arm.silero_vad.model_export.audio import AudioStream
+from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, zero_state
+from examples.arm.silero_vad.model_export.stateful_silero_vad import (
+    StateQuantization,
+    reset_state,
+)
+
+
+def _progress(label: str, stream: AudioStream, index: int, total: int) -> None:
+    print(
+        f"\r{label}: clip {index + 1}/{total} {stream.name} ({stream.num_frames} frames)",
+        end="" if index + 1 < total else "\n",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+@torch.no_grad()
+def calibrate_state_quantization(
+    model: SileroVAD, streams: Sequence[AudioStream]
+) -> StateQuantization:
+    """qparams of the int8 state from the float model's h and c ranges over the streams."""
+    low, high = float("inf"), float("-inf")
+    for index, stream in enumerate(streams):
+        _progress("state range", stream, index, len(streams))
+        state = zero_state()
+        for frame in torch.from_numpy(stream.frames):
+            _, state = model(frame.unsqueeze(0), state)
+            low, high = min(low, state.min().item()), max(high, state.max().item())
+    return StateQuantization.from_range(low, high)
+
+
+@torch.no_grad()
+def calibrate_observers(prepared: nn.Module, streams: Sequence[AudioStream]) -> None:
+    """Feeds every stream, frame by frame, through a PT2E-prepared stateful model."""
+    for index, stream in enumerate(streams):
+        _progress("calibration", stream, index, len(streams))
+        reset_state(prepared)
+        for frame in torch.from_numpy(stream.frames):
+            prepared(frame.unsqueeze(0))
+    reset_state(prepared)

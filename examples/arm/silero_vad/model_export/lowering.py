@@ -1,0 +1,119 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""PT2E int8 quantization of the stateful model and its lowering to an ExecuTorch program.
+
+The release's recipe (export -> prepare_pt2e -> calibrate -> convert_pt2e -> export ->
+to_edge_transform_and_lower -> to_executorch) with the stateful Arm pieces of
+``backends/arm``: ``StatefulEthosUQuantizer`` (LSTM cell decomposition, state kept
+through the annotation passes), ``StatefulEthosUPartitioner`` (the state stays an
+ExecuTorch buffer, read and written around the delegate) and the stateful pass manager
+around the lowering passes. The ``cpu`` target lowers the same quantized model without
+a delegate, for the host runtime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import executorch.kernels.quantized  # noqa: F401  (registers the q/dq out variants)
+import torch
+from executorch.backends.arm.ethosu import EthosUCompileSpec
+from executorch.backends.arm.quantizer import get_symmetric_quantization_config
+from executorch.exir import (
+    EdgeCompileConfig,
+    ExecutorchBackendConfig,
+    ExecutorchProgramManager,
+    to_edge_transform_and_lower,
+)
+from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPass
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+from backends.arm._passes.stateful_arm_pass_manager import use_stateful_arm_pass_manager
+from backends.arm.ethosu.stateful_ethos_u_partitioner import StatefulEthosUPartitioner
+from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulEthosUQuantizer
+from examples.arm.silero_vad.model_export.audio import AudioStream
+from examples.arm.silero_vad.model_export.calibration import calibrate_observers
+from examples.arm.silero_vad.model_export.silero_vad_model import FRAME_SAMPLES
+from examples.arm.silero_vad.model_export.stateful_silero_vad import (
+    STATE_BUFFER,
+    StatefulSileroVAD,
+    reset_state,
+)
+
+CPU_TARGET = "cpu"
+DEFAULT_NPU_TARGET = "ethos-u85-256"
+
+
+def example_inputs() -> tuple[torch.Tensor]:
+    return (torch.zeros(1, FRAME_SAMPLES),)
+
+
+def make_compile_spec(
+    target: str, system_config: str, memory_mode: str, artifacts_dir: Path | None
+) -> EthosUCompileSpec:
+    """Ethos-U compile spec; ``artifacts_dir`` receives the TOSA file and Vela's output."""
+    spec = EthosUCompileSpec(target=target, system_config=system_config, memory_mode=memory_mode)
+    if artifacts_dir is not None:
+        spec.dump_intermediate_artifacts_to(str(artifacts_dir))
+    return spec
+
+
+def quantize(
+    model: torch.nn.Module,
+    inputs: tuple[torch.Tensor, ...],
+    calibrate: Callable[[torch.nn.Module], None],
+    compile_spec: EthosUCompileSpec,
+) -> torch.fx.GraphModule:
+    """int8 PT2E quantization; ``calibrate`` feeds data through the prepared model."""
+    exported = torch.export.export(model.eval(), inputs)
+    # check_guards=False: a _guards_fn call_module would be rejected by the Arm passes.
+    graph_module = exported.module(check_guards=False)
+    quantizer = StatefulEthosUQuantizer(compile_spec)
+    quantizer.set_global(get_symmetric_quantization_config())
+    prepared = prepare_pt2e(graph_module, quantizer)
+    calibrate(prepared)
+    return convert_pt2e(prepared)
+
+
+def quantize_silero_vad(
+    model: StatefulSileroVAD,
+    calibration_streams: Sequence[AudioStream],
+    compile_spec: EthosUCompileSpec,
+) -> torch.fx.GraphModule:
+    """The stateful Silero VAD, calibrated stream by stream on real audio."""
+    return quantize(
+        model,
+        example_inputs(),
+        lambda prepared: calibrate_observers(prepared, calibration_streams),
+        compile_spec,
+    )
+
+
+def lower(
+    quantized: torch.nn.Module,
+    inputs: tuple[torch.Tensor, ...],
+    compile_spec: EthosUCompileSpec | None,
+) -> ExecutorchProgramManager:
+    """Lowers to an ExecuTorch program: Ethos-U delegate, or no delegate when spec is None.
+
+    A buffer named ``state`` is serialized with its current value (zeros), so the
+    program starts every run from a known state.
+    """
+    if STATE_BUFFER in dict(quantized.named_buffers()):
+        reset_state(quantized)  # calibration left its last state in the buffer
+    exported = torch.export.export(quantized, inputs)
+    partitioners = [] if compile_spec is None else [StatefulEthosUPartitioner(compile_spec)]
+    with use_stateful_arm_pass_manager():
+        edge = to_edge_transform_and_lower(
+            exported,
+            partitioner=partitioners,
+            compile_config=EdgeCompileConfig(_check_ir_validity=False),
+        )
+    # Serialize the state's initial value (zeros); otherwise only its shape is stored.
+    return edge.to_executorch(
+        ExecutorchBackendConfig(passes=[InitializedMutableBufferPass([STATE_BUFFER])])
+    )

@@ -1,0 +1,123 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""What a serialized ``.pte`` actually contains, read back from its bytes.
+
+Tests use it to check the program the device will load (its inputs, outputs, CPU
+operators and the int8 state with its initial value), and the device twin reads the
+boundary quantization from it instead of trusting numbers written elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from executorch.exir._serialize._program import deserialize_pte_binary
+from executorch.exir.schema import KernelCall, ScalarType
+
+_QUANTIZE = "quantized_decomposed::quantize_per_tensor"
+_DEQUANTIZE = "quantized_decomposed::dequantize_per_tensor"
+_COPY = "aten::copy_"
+_NUMPY_DTYPES = {ScalarType.CHAR: np.int8, ScalarType.SHORT: np.int16, ScalarType.FLOAT: np.float32}
+
+
+@dataclass(frozen=True)
+class TensorQuantization:
+    """Per-tensor affine quantization: real = (q - zero_point) * scale."""
+
+    scale: float
+    zero_point: int
+    qmin: int
+    qmax: int
+
+    def quantize(self, values: np.ndarray, dtype: type = np.int8) -> np.ndarray:
+        """Same arithmetic as quantized_decomposed::quantize_per_tensor (round half to even)."""
+        scaled = np.round(values.astype(np.float32) * np.float32(1.0 / self.scale))
+        return np.clip(scaled + self.zero_point, self.qmin, self.qmax).astype(dtype)
+
+    def dequantize(self, values: np.ndarray) -> np.ndarray:
+        shifted = values.astype(np.int32) - self.zero_point
+        return (shifted.astype(np.float32) * np.float32(self.scale)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class MutableBufferInfo:
+    dtype: type
+    shape: tuple[int, ...]
+    initial_value: np.ndarray | None  # None when the program does not serialize it
+
+
+@dataclass(frozen=True)
+class ProgramSummary:
+    user_inputs: int
+    user_outputs: int
+    delegates: int
+    operator_calls: dict[str, int]
+    mutable_buffers: list[MutableBufferInfo]
+    input_quantization: TensorQuantization | None
+    output_quantization: TensorQuantization | None
+
+
+def _operator_name(operator) -> str:
+    return f"{operator.name}.{operator.overload}" if operator.overload else operator.name
+
+
+def _quantization(values, args: list[int]) -> TensorQuantization:
+    scale, zero_point, qmin, qmax = (values[i].val for i in args[1:5])
+    return TensorQuantization(
+        scale=scale.double_val,
+        zero_point=zero_point.int_val,
+        qmin=qmin.int_val,
+        qmax=qmax.int_val,
+    )
+
+
+def _instructions(plan) -> list:
+    return [instruction for chain in plan.chains for instruction in chain.instructions]
+
+
+def inspect_program(pte: bytes | Path) -> ProgramSummary:
+    """Summarizes the first method of a ``.pte`` (bytes or path)."""
+    data = pte.read_bytes() if isinstance(pte, Path) else pte
+    pte_file = deserialize_pte_binary(data)
+    plan = pte_file.program.execution_plan[0]
+    values = plan.values
+
+    # The program's mutable buffers are the tensors its copy_ calls write into.
+    buffers: list[MutableBufferInfo] = []
+    for instruction in _instructions(plan):
+        args = instruction.instr_args
+        if isinstance(args, KernelCall) and plan.operators[args.op_index].name == _COPY:
+            tensor = values[args.args[0]].val
+            dtype = _NUMPY_DTYPES.get(tensor.scalar_type)
+            initial = None
+            if tensor.data_buffer_idx and dtype is not None:
+                storage = pte_file.mutable_data[tensor.data_buffer_idx].storage
+                initial = np.frombuffer(storage, dtype=dtype).reshape(tensor.sizes)
+            buffers.append(MutableBufferInfo(dtype, tuple(tensor.sizes), initial))
+
+    calls: Counter[str] = Counter()
+    input_q = output_q = None
+    for instruction in _instructions(plan):
+        args = instruction.instr_args
+        if isinstance(args, KernelCall):
+            name = plan.operators[args.op_index].name
+            calls[_operator_name(plan.operators[args.op_index])] += 1
+            if name == _QUANTIZE and args.args[0] in plan.inputs:
+                input_q = _quantization(values, args.args)
+            elif name == _DEQUANTIZE and args.args[-1] in plan.outputs:
+                output_q = _quantization(values, args.args)
+    return ProgramSummary(
+        user_inputs=len(plan.inputs),
+        user_outputs=len(plan.outputs),
+        delegates=len(plan.delegates),
+        operator_calls=dict(sorted(calls.items())),
+        mutable_buffers=buffers,
+        input_quantization=input_q,
+        output_quantization=output_q,
+    )
