@@ -1,0 +1,192 @@
+/*
+ * Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+ * This source code is licensed under the BSD-style license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+#include "vad_app.h"
+#include "vad_constants.h"
+
+namespace silero_vad {
+namespace {
+
+using testing::CaptureSink;
+using testing::VectorSource;
+
+// Returns scripted probabilities, records the inputs it saw, and can fail on
+// a chosen frame.
+class FakeModel final : public ModelStep {
+ public:
+  explicit FakeModel(std::vector<float> probs) : probs_(std::move(probs)) {}
+
+  Result<float> step(const float* input) override {
+    inputs.emplace_back(input, input + kModelInputSamples);
+    const size_t index = inputs.size() - 1;
+    if (static_cast<int64_t>(index) == fail_at) {
+      return Status::Error(ErrorCode::kModelExecute,
+                           "fake failure at %d",
+                           static_cast<int>(index));
+    }
+    return index < probs_.size() ? probs_[index] : 0.0f;
+  }
+
+  std::vector<std::vector<float>> inputs;
+  int64_t fail_at = -1;
+
+ private:
+  std::vector<float> probs_;
+};
+
+class CountingListener final : public FrameListener {
+ public:
+  Status on_frame(int64_t frame_index, float probability) override {
+    frames.push_back(frame_index);
+    probs.push_back(probability);
+    return Status::Ok();
+  }
+  std::vector<int64_t> frames;
+  std::vector<float> probs;
+};
+
+std::vector<int16_t> samples(size_t count, int16_t value = 1000) {
+  return std::vector<int16_t>(count, value);
+}
+
+TEST(VadApp, PrintsProbabilitiesSegmentsAndDone) {
+  // 20 speech frames, then silence: the segment is printed right after the
+  // PROB line of the frame whose silence closes it (frame 24).
+  std::vector<float> probs(30, 0.05f);
+  for (int i = 0; i < 20; ++i) {
+    probs[i] = 0.9f;
+  }
+  FakeModel model(probs);
+  VectorSource source(samples(30 * 512 - 12));
+  CaptureSink sink;
+  SegmenterParams params;
+  SerialReporter reporter(sink, params.threshold);
+  CountingListener listener;
+  VadRunStats stats;
+  const Status status =
+      run_vad(source, model, params, reporter, &listener, &stats);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(stats.frames, 30);
+  EXPECT_EQ(stats.segments, 1);
+  EXPECT_EQ(stats.samples, 30 * 512 - 12);
+  EXPECT_EQ(model.inputs.size(), 30u);
+  EXPECT_EQ(listener.frames.size(), 30u);
+  EXPECT_EQ(listener.frames.back(), 29);
+
+  const std::string& out = sink.text;
+  const size_t frame24 = out.find("PROB 0.768 0.050000 silence\n");
+  const size_t segment = out.find("SEGMENT 0.000 0.670\n");
+  const size_t frame25 = out.find("PROB 0.800 ");
+  ASSERT_NE(frame24, std::string::npos);
+  ASSERT_NE(segment, std::string::npos);
+  EXPECT_LT(frame24, segment);
+  EXPECT_LT(segment, frame25);
+  const std::string tail = "DONE frames=30 segments=1\n\x04";
+  ASSERT_GE(out.size(), tail.size());
+  EXPECT_EQ(out.substr(out.size() - tail.size()), tail);
+  EXPECT_EQ(out.find("PROB 0.000 0.900000 speech\n"), 0u);
+}
+
+TEST(VadApp, FeedsTheModelContextFramesFromTheSource) {
+  std::vector<int16_t> audio(1024);
+  for (size_t i = 0; i < audio.size(); ++i) {
+    audio[i] = static_cast<int16_t>(i);
+  }
+  FakeModel model({0.1f, 0.1f});
+  VectorSource source(audio, /*chunk=*/100);
+  CaptureSink sink;
+  SerialReporter reporter(sink, 0.5);
+  ASSERT_TRUE(
+      run_vad(source, model, SegmenterParams(), reporter, nullptr, nullptr)
+          .ok());
+  ASSERT_EQ(model.inputs.size(), 2u);
+  EXPECT_EQ(model.inputs[0][0], 0.0f);
+  EXPECT_EQ(model.inputs[0][kContextSamples + 5], 5.0f / 32768.0f);
+  EXPECT_EQ(model.inputs[1][0], 448.0f / 32768.0f);  // context = 448..511
+  EXPECT_EQ(model.inputs[1][kContextSamples], 512.0f / 32768.0f);
+}
+
+TEST(VadApp, SpeechUntilTheEndIsFlushed) {
+  FakeModel model(std::vector<float>(40, 0.8f));
+  VectorSource source(samples(40 * 512));
+  CaptureSink sink;
+  SerialReporter reporter(sink, 0.5);
+  VadRunStats stats;
+  ASSERT_TRUE(
+      run_vad(source, model, SegmenterParams(), reporter, nullptr, &stats)
+          .ok());
+  EXPECT_EQ(stats.segments, 1);
+  EXPECT_NE(sink.text.find("SEGMENT 0.000 1.280\nDONE frames=40 segments=1\n"
+                           "\x04"),
+            std::string::npos);
+}
+
+TEST(VadApp, ModelFailureEndsWithErrorAndEndOfTransmission) {
+  FakeModel model(std::vector<float>(10, 0.1f));
+  model.fail_at = 3;
+  VectorSource source(samples(10 * 512));
+  CaptureSink sink;
+  SerialReporter reporter(sink, 0.5);
+  VadRunStats stats;
+  const Status status =
+      run_vad(source, model, SegmenterParams(), reporter, nullptr, &stats);
+  EXPECT_EQ(status.code(), ErrorCode::kModelExecute);
+  EXPECT_EQ(stats.frames, 3);
+  const std::string tail =
+      "PROB 0.064 0.100000 silence\n"
+      "ERROR fake failure at 3\n\x04";
+  ASSERT_GE(sink.text.size(), tail.size());
+  EXPECT_EQ(sink.text.substr(sink.text.size() - tail.size()), tail);
+  EXPECT_EQ(sink.text.find("DONE"), std::string::npos);
+}
+
+TEST(VadApp, NonFiniteProbabilityIsAnError) {
+  FakeModel model({0.1f, std::nanf(""), 0.1f});
+  VectorSource source(samples(3 * 512));
+  CaptureSink sink;
+  SerialReporter reporter(sink, 0.5);
+  const Status status =
+      run_vad(source, model, SegmenterParams(), reporter, nullptr, nullptr);
+  EXPECT_EQ(status.code(), ErrorCode::kModelExecute);
+  EXPECT_NE(sink.text.find("ERROR model output at frame 1 is not finite\n\x04"),
+            std::string::npos);
+  EXPECT_EQ(model.inputs.size(), 2u);
+}
+
+TEST(VadApp, InvalidParametersAreReported) {
+  FakeModel model({});
+  VectorSource source(samples(512));
+  CaptureSink sink;
+  SerialReporter reporter(sink, 0.5);
+  SegmenterParams params;
+  params.speech_pad_ms = -5;
+  const Status status =
+      run_vad(source, model, params, reporter, nullptr, nullptr);
+  EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(sink.text, "ERROR speech_pad_ms must be finite and >= 0\n\x04");
+  EXPECT_TRUE(model.inputs.empty());
+}
+
+TEST(VadApp, EmptySourceIsDoneWithZeroFrames) {
+  FakeModel model({});
+  VectorSource source({});
+  CaptureSink sink;
+  SerialReporter reporter(sink, 0.5);
+  ASSERT_TRUE(
+      run_vad(source, model, SegmenterParams(), reporter, nullptr, nullptr)
+          .ok());
+  EXPECT_EQ(sink.text, "DONE frames=0 segments=0\n\x04");
+}
+
+}  // namespace
+}  // namespace silero_vad
