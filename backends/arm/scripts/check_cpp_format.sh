@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+#
+# Checks (or, with --fix, applies) clang-format-19 with the repository's
+# .clang-format on every C++ file of the runtime.
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
+
+fix=0
+
+usage() {
+  cat <<EOF
+Usage: $(basename "$0") [--fix]
+
+Lists the C++ files under examples/arm/silero_vad/runtime that differ from
+clang-format-19's output and exits 1 if there are any.
+
+  --fix        reformat them in place instead
+  -h, --help   this text
+
+Needs clang-format-19 (installed with apt-get when run as root).
+EOF
+}
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --fix) fix=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; cpp_die "unknown argument $1" ;;
+  esac
+done
+
+cpp_ensure_packages clang-format-19
+cd "${CPP_REPO_ROOT}"
+mapfile -t files < <(find examples/arm/silero_vad/runtime \
+  \( -name '*.cpp' -o -name '*.h' \) -not -path '*/build/*' | sort)
+[[ ${#files[@]} -gt 0 ]] || cpp_die "no C++ files found"
+
+if [[ ${fix} -eq 1 ]]; then
+  clang-format-19 --style=file -i "${files[@]}"
+  cpp_log "formatted ${#files[@]} files"
+  exit 0
+fi
+
+bad=()
+for file in "${files[@]}"; do
+  if ! clang-format-19 --style=file "${file}" | cmp -s - "${file}"; then
+    bad+=("${file}")
+  fi
+done
+if [[ ${#bad[@]} -gt 0 ]]; then
+  printf '  %s\n' "${bad[@]}" >&2
+  cpp_die "${#bad[@]} of ${#files[@]} files are not clang-format-19 clean (fix: $0 --fix)"
+fi
+cpp_log "${#files[@]} files clang-format-19 clean"
