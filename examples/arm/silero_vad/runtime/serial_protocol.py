@@ -1,0 +1,125 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""The runtime's serial protocol, written by the device twin and read by the compare tool.
+
+One line per event, newline-terminated, then end-of-transmission::
+
+    PROB <time_s %.3f> <probability %.6f> speech|silence
+    SEGMENT <start_s %.3f> <end_s %.3f>
+    DONE frames=<n> segments=<m>
+    <0x04>
+
+``time_s`` is the frame index times 0.032 s; speech/silence is ``probability >= threshold``;
+segments are printed as the segmenter emits them. Errors are lines starting ``ERROR ``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from examples.arm.silero_vad.model_export.silero_vad_model import FRAME_SECONDS
+from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, SpeechSegmenter
+
+END_OF_TRANSMISSION = b"\x04"
+_PROB = re.compile(r"PROB (\S+) (\S+) (speech|silence)")
+_SEGMENT = re.compile(r"SEGMENT (\S+) (\S+)")
+_DONE = re.compile(r"DONE frames=(\d+) segments=(\d+)")
+
+
+class ProtocolError(ValueError):
+    """A serial log that does not follow the protocol; the message names the line."""
+
+
+@dataclass
+class SerialLog:
+    probabilities: np.ndarray
+    segments_s: list[tuple[float, float]] = field(default_factory=list)
+
+
+def format_protocol(
+    probabilities: Sequence[float],
+    num_samples: int,
+    sample_rate: int,
+    config: SegmenterConfig | None = None,
+) -> bytes:
+    """The bytes a device prints for these probabilities, segments emitted online."""
+    segmenter = SpeechSegmenter(config)
+    threshold = segmenter.config.threshold
+    lines: list[str] = []
+    count = 0
+
+    def add_segments(segments: list[tuple[int, int]]) -> None:
+        nonlocal count
+        for start, end in segments:
+            lines.append(f"SEGMENT {start / sample_rate:.3f} {end / sample_rate:.3f}")
+            count += 1
+
+    for index, probability in enumerate(probabilities):
+        decision = "speech" if probability >= threshold else "silence"
+        lines.append(f"PROB {index * FRAME_SECONDS:.3f} {probability:.6f} {decision}")
+        add_segments(segmenter.push(probability))
+    add_segments(segmenter.finish(num_samples))
+    lines.append(f"DONE frames={len(probabilities)} segments={count}")
+    return ("\n".join(lines) + "\n").encode() + END_OF_TRANSMISSION
+
+
+def _finite(text: str, line_number: int, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ProtocolError(f"line {line_number}: {what} '{text}' is not a number") from None
+    if not math.isfinite(value):
+        raise ProtocolError(f"line {line_number}: {what} is {text} (not finite)")
+    return value
+
+
+def parse_protocol(data: bytes, source: str = "log") -> SerialLog:
+    """Reads a serial log; anything off-protocol raises ProtocolError naming the line."""
+    text = data.decode("utf-8", errors="replace")
+    if END_OF_TRANSMISSION.decode() not in text:
+        raise ProtocolError(f"{source}: no end-of-transmission (0x04): truncated log?")
+    body = text.split(END_OF_TRANSMISSION.decode(), 1)[0]
+    probabilities: list[float] = []
+    segments: list[tuple[float, float]] = []
+    done: tuple[int, int] | None = None
+    for line_number, line in enumerate(body.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        if done is not None:
+            raise ProtocolError(f"{source}: line {line_number}: '{line}' after DONE")
+        if line.startswith("ERROR "):
+            raise ProtocolError(f"{source}: line {line_number}: device reported {line}")
+        if match := _PROB.fullmatch(line):
+            time_s = _finite(match.group(1), line_number, "time")
+            expected = len(probabilities) * FRAME_SECONDS
+            if abs(time_s - expected) > 0.0015:
+                raise ProtocolError(
+                    f"{source}: line {line_number}: frame {len(probabilities)} at {time_s} s, "
+                    f"expected {expected:.3f} s (a missing or repeated frame)"
+                )
+            probabilities.append(_finite(match.group(2), line_number, "probability"))
+        elif match := _SEGMENT.fullmatch(line):
+            start = _finite(match.group(1), line_number, "segment start")
+            end = _finite(match.group(2), line_number, "segment end")
+            segments.append((start, end))
+        elif match := _DONE.fullmatch(line):
+            done = (int(match.group(1)), int(match.group(2)))
+        else:
+            raise ProtocolError(f"{source}: line {line_number}: not a protocol line: '{line}'")
+    if done is None:
+        raise ProtocolError(f"{source}: no DONE line: truncated log?")
+    if done != (len(probabilities), len(segments)):
+        raise ProtocolError(
+            f"{source}: DONE says frames={done[0]} segments={done[1]}, "
+            f"the log has {len(probabilities)} PROB and {len(segments)} SEGMENT lines"
+        )
+    return SerialLog(np.asarray(probabilities, dtype=np.float32), segments)
