@@ -1,0 +1,42 @@
+/*
+ * Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+ * This source code is licensed under the BSD-style license found in the
+ * LICENSE file in the root directory of this source tree.
+ */
+
+// Build-time settings of the Corstone-320 application, set from CMake
+// (-DSILERO_VAD_...=value). The defaults are silero-vad's.
+
+#pragma once
+
+// Segmentation parameters (see SegmenterParams).
+#ifndef SILERO_VAD_THRESHOLD
+#define SILERO_VAD_THRESHOLD 0.5
+#endif
+#ifndef SILERO_VAD_MIN_SPEECH_DURATION_MS
+#define SILERO_VAD_MIN_SPEECH_DURATION_MS 250.0
+#endif
+#ifndef SILERO_VAD_MIN_SILENCE_DURATION_MS
+#define SILERO_VAD_MIN_SILENCE_DURATION_MS 100.0
+#endif
+#ifndef SILERO_VAD_SPEECH_PAD_MS
+#define SILERO_VAD_SPEECH_PAD_MS 30.0
+#endif
+// 0 means no limit (silero-vad's infinity).
+#ifndef SILERO_VAD_MAX_SPEECH_DURATION_S
+#define SILERO_VAD_MAX_SPEECH_DURATION_S 0.0
+#endif
+
+// Memory pools. The method pool holds ExecuTorch's bookkeeping of the loaded
+// method; the planned pool its activations and state (sized by the program:
+// a too-small pool is reported with the size needed); the temp pool is the
+// scratch of kernels and of the Ethos-U delegate.
+#ifndef SILERO_VAD_METHOD_POOL_BYTES
+#define SILERO_VAD_METHOD_POOL_BYTES (1024 * 1024)
+#endif
+#ifndef SILERO_VAD_PLANNED_POOL_BYTES
+#define SILERO_VAD_PLANNED_POOL_BYTES (1024 * 1024)
+#endif
+#ifndef SILERO_VAD_TEMP_POOL_BYTES
+#define SILERO_VAD_TEMP_POOL_BYTES (2 * 1024 * 1024)
+#endif
