@@ -11,6 +11,9 @@ Groups:
   end-to-end  toy model on a speech-like clip: the probabilities equal the
               eager PyTorch model's, every PROB line agrees with them, and the
               SEGMENT lines equal silero-vad's segmentation of them
+  python-twin the runner's output is byte for byte what the project's Python
+              protocol writer (runtime/serial_protocol.py) prints for the
+              same probabilities, with default and custom segmentation
 """
 
 from __future__ import annotations
@@ -221,12 +224,65 @@ def check_end_to_end(runner: Path, data: Path) -> int:
     return 1
 
 
+def check_python_twin(runner: Path, data: Path) -> int:
+    repo = Path(__file__).resolve().parents[5]
+    sys.path.insert(0, str(repo))
+    import numpy as np
+
+    from examples.arm.silero_vad.runtime.serial_protocol import format_protocol
+    from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig
+
+    wav = data / "wav" / "good" / "speech_like.wav"
+    with wave.open(str(wav)) as handle:
+        num_samples = handle.getnframes()
+    settings = [
+        ([], SegmenterConfig()),
+        (
+            ["--threshold", "0.6", "--speech-pad-ms", "150", "--min-silence-duration-ms", "40"],
+            SegmenterConfig(threshold=0.6, speech_pad_ms=150, min_silence_duration_ms=40),
+        ),
+        (
+            ["--max-speech-duration-s", "0.5", "--use-max-poss-sil-at-max-speech", "false"],
+            SegmenterConfig(max_speech_duration_s=0.5, use_max_poss_sil_at_max_speech=False),
+        ),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        probs_file = Path(tmp) / "probs.bin"
+        for args, config in settings:
+            result = run(
+                runner,
+                "--model",
+                str(data / "models" / "toy_state.pte"),
+                "--wav",
+                str(wav),
+                "--probs-out",
+                str(probs_file),
+                *args,
+            )
+            if result.returncode != 0:
+                raise CheckError(f"runner failed with {args}: {result.stdout[-300:]!r}")
+            probs = np.frombuffer(probs_file.read_bytes(), dtype="<f4")
+            expected = format_protocol([float(p) for p in probs], num_samples, 16000, config)
+            if result.stdout != expected:
+                got_lines = result.stdout.split(b"\n")
+                want_lines = expected.split(b"\n")
+                for index, (got, want) in enumerate(zip(got_lines, want_lines, strict=False)):
+                    if got != want:
+                        raise CheckError(f"{args}: line {index + 1}: runner {got!r}, twin {want!r}")
+                raise CheckError(
+                    f"{args}: {len(got_lines)} lines from the runner, "
+                    f"{len(want_lines)} from the twin"
+                )
+    return len(settings)
+
+
 GROUPS = {
     "bad-wav": check_bad_wav,
     "bad-model": check_bad_model,
     "usage": check_usage,
     "good-wav": check_good_wav,
     "end-to-end": check_end_to_end,
+    "python-twin": check_python_twin,
 }
 
 

@@ -9,6 +9,11 @@ get_speech_timestamps_from_probs() for the segments, runs the `segment_probs`
 tool on the same float32 values and requires identical sample positions.
 Exits non-zero on the first mismatch, printing how to replay it.
 
+With --python-twin it also checks *when* each segment comes out: the frame
+after which the C++ segmenter releases it must be the frame after which the
+project's Python twin (examples/arm/silero_vad/runtime/speech_segmenter.py)
+does, so the serial logs of the device and of the twin are byte-identical.
+
     compare_segmenter_random.py --segment-probs build/host/.../segment_probs --cases 1200
 """
 
@@ -44,7 +49,10 @@ def option_value(value: object) -> str:
     return "inf" if math.isinf(number) else repr(number)
 
 
-def run_tool(tool: Path, case: Case, work: Path) -> list[tuple[int, int]]:
+Released = list[tuple[int, int, str]]  # start, end, "frame=<n>" or "finish"
+
+
+def run_tool(tool: Path, case: Case, work: Path) -> Released:
     probs_file = work / "probs.bin"
     probs_file.write_bytes(case.probs.astype("<f4").tobytes())
     command = [
@@ -53,6 +61,7 @@ def run_tool(tool: Path, case: Case, work: Path) -> list[tuple[int, int]]:
         str(probs_file),
         "--audio-length-samples",
         str(case.audio_length_samples),
+        "--show-release",
     ]
     for key, value in case.params.items():
         command += [OPTION_NAMES[key], option_value(value)]
@@ -64,10 +73,25 @@ def run_tool(tool: Path, case: Case, work: Path) -> list[tuple[int, int]]:
     segments = []
     for line in result.stdout.splitlines():
         fields = line.split()
-        if len(fields) != 3 or fields[0] != "SEGMENT":
+        if len(fields) != 4 or fields[0] != "SEGMENT":
             raise RuntimeError(f"unexpected output line {line!r}")
-        segments.append((int(fields[1]), int(fields[2])))
+        segments.append((int(fields[1]), int(fields[2]), fields[3]))
     return segments
+
+
+def python_twin_release(case: Case) -> Released:
+    """Segments of the project's Python twin, with the frame count at release."""
+    repo = Path(__file__).resolve().parents[5]
+    if str(repo) not in sys.path:
+        sys.path.insert(0, str(repo))
+    from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, SpeechSegmenter
+
+    segmenter = SpeechSegmenter(SegmenterConfig(**case.params))
+    released: Released = []
+    for frame, probability in enumerate(case.probs, start=1):
+        released += [(s, e, f"frame={frame}") for s, e in segmenter.push(float(probability))]
+    released += [(s, e, "finish") for s, e in segmenter.finish(case.audio_length_samples)]
+    return released
 
 
 def main() -> int:
@@ -78,6 +102,11 @@ def main() -> int:
     )
     parser.add_argument(
         "--first-seed", type=int, default=0, help="seed of the first case (default 0)"
+    )
+    parser.add_argument(
+        "--python-twin",
+        action="store_true",
+        help="also require the release frames of the project's Python segmenter",
     )
     args = parser.parse_args()
 
@@ -91,7 +120,8 @@ def main() -> int:
                 case = cases[index]
             else:
                 case = random_case(args.first_seed + index - len(cases))
-            got = run_tool(args.segment_probs, case, work)
+            released = run_tool(args.segment_probs, case, work)
+            got = [(start, end) for start, end, _ in released]
             if got != case.expected:
                 print(
                     f"MISMATCH in {case.name} (params {case.params}, {len(case.probs)} frames, "
@@ -100,11 +130,17 @@ def main() -> int:
                 print(f"  silero-vad: {case.expected}")
                 print(f"  C++:        {got}")
                 return 1
+            if args.python_twin and (twin := python_twin_release(case)) != released:
+                print(f"RELEASE MISMATCH in {case.name} (params {case.params})")
+                print(f"  Python twin: {twin}")
+                print(f"  C++:         {released}")
+                return 1
             total_segments += len(got)
             frames += len(case.probs)
+    twin = " and released on the same frames as the Python twin" if args.python_twin else ""
     print(
         f"compare_segmenter_random: {len(cases) + args.cases} cases ({args.cases} random), "
-        f"{frames} frames, {total_segments} segments: identical to silero-vad"
+        f"{frames} frames, {total_segments} segments: identical to silero-vad{twin}"
     )
     return 0
 

@@ -119,10 +119,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", type=Path, required=True, help="where to write the files")
     args = parser.parse_args()
-    # Known, harmless noise of this torch/executorch pair. The emitter warns
+    # Known, harmless noise of this torch/torchao/executorch set. The emitter warns
     # about every mutated buffer, even those InitializedMutableBufferPass
     # initializes.
-    logging.getLogger("torch.utils._pytree").setLevel(logging.ERROR)
+    for noisy in ("torch.utils._pytree", "torchao"):
+        logging.getLogger(noisy).setLevel(logging.ERROR)
     warnings.filterwarnings("ignore", category=FutureWarning)
     warnings.filterwarnings("ignore", message="Mutation on a buffer in the model is detected")
     out: Path = args.out_dir
