@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+#
+# Everything that checks the C++ runtime on a development machine, in order:
+#   1. host build (runner, tools, unit tests, test data)   build_host_runner.sh
+#   2. CTest: one test per unit + runner and segmenter checks
+#   3. clang-format-19                                      check_cpp_format.sh
+#   4. Cortex-M85 cross-compile of core + Corstone-320 app  cross_compile_check.sh
+#   5. bounded libFuzzer run of the WAV reader               run_wav_fuzzer.sh
+# Stops at the first failure with a non-zero exit status. The Corstone-320
+# link and the FVP run need an ExecuTorch checkout and are not part of this.
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
+
+scripts="${CPP_REPO_ROOT}/backends/arm/scripts"
+build_dir="${CPP_REPO_ROOT}/build/host"
+fuzz_seconds=60
+skip_fuzz=0
+skip_cross=0
+
+usage() {
+  cat <<EOF
+Usage: $(basename "$0") [--fuzz-seconds N] [--skip-fuzz] [--skip-cross] [--build-dir DIR]
+
+Builds and tests the C++ runtime (about 3 minutes on 2 cores with the default
+60 s of fuzzing; the first run also exports the toy test programs).
+
+  --fuzz-seconds N   length of the fuzzing run (default: ${fuzz_seconds})
+  --skip-fuzz        no fuzzing
+  --skip-cross       no Cortex-M85 cross-compile check
+  --build-dir DIR    host build tree (default: build/host)
+  -h, --help         this text
+
+Debian packages it needs are installed with apt-get when run as root:
+libgtest-dev clang-19 libclang-rt-19-dev clang-format-19 gcc-arm-none-eabi
+libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib. Otherwise it stops
+and prints the apt-get command.
+EOF
+}
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --fuzz-seconds) fuzz_seconds="${2:?--fuzz-seconds needs a value}"; shift 2 ;;
+    --fuzz-seconds=*) fuzz_seconds="${1#*=}"; shift ;;
+    --skip-fuzz) skip_fuzz=1; shift ;;
+    --skip-cross) skip_cross=1; shift ;;
+    --build-dir) build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
+    --build-dir=*) build_dir="${1#*=}"; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; cpp_die "unknown argument $1" ;;
+  esac
+done
+
+packages=(libgtest-dev clang-format-19)
+[[ ${skip_fuzz} -eq 1 ]] || packages+=(clang-19 libclang-rt-19-dev)
+[[ ${skip_cross} -eq 1 ]] || packages+=(clang-19 gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib)
+cpp_ensure_packages "${packages[@]}"
+
+start=${SECONDS}
+step() {
+  cpp_log "=== $* ($((SECONDS - start)) s)"
+}
+
+step "1/5 host build"
+"${scripts}/build_host_runner.sh" --build-dir "${build_dir}"
+
+step "2/5 ctest"
+cpp_activate_venv
+ctest --test-dir "${build_dir}" --output-on-failure -j "$(cpp_jobs)" ||
+  cpp_die "CTest failed (output above)"
+tests="$(ctest --test-dir "${build_dir}" -N | awk '/^Total Tests:/ {print $3}')"
+
+step "3/5 clang-format"
+"${scripts}/check_cpp_format.sh"
+
+if [[ ${skip_cross} -eq 0 ]]; then
+  step "4/5 Cortex-M85 cross-compile check"
+  "${scripts}/cross_compile_check.sh"
+else
+  step "4/5 cross-compile check skipped"
+fi
+
+fuzz_summary="skipped"
+if [[ ${skip_fuzz} -eq 0 ]]; then
+  step "5/5 WAV reader fuzzing, ${fuzz_seconds} s"
+  fuzz_summary="$("${scripts}/run_wav_fuzzer.sh" "${fuzz_seconds}")"
+  echo "${fuzz_summary}"
+else
+  step "5/5 fuzzing skipped"
+fi
+
+cpp_log "PASS: ${tests} CTest tests, format clean, cross-compile $([[ ${skip_cross} -eq 0 ]] && echo ok || echo skipped), ${fuzz_summary} ($((SECONDS - start)) s)"
