@@ -41,13 +41,13 @@ EOF
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --build-dir) build_dir="$2"; shift 2 ;;
+    --build-dir) build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
     --build-dir=*) build_dir="${1#*=}"; shift ;;
-    --build-type) build_type="$2"; shift 2 ;;
+    --build-type) build_type="${2:?--build-type needs a value}"; shift 2 ;;
     --build-type=*) build_type="${1#*=}"; shift ;;
-    --executorch-version) executorch_version="$2"; shift 2 ;;
+    --executorch-version) executorch_version="${2:?--executorch-version needs a value}"; shift 2 ;;
     --executorch-version=*) executorch_version="${1#*=}"; shift ;;
-    --executorch-dir) executorch_dir="$2"; shift 2 ;;
+    --executorch-dir) executorch_dir="${2:?--executorch-dir needs a value}"; shift 2 ;;
     --executorch-dir=*) executorch_dir="${1#*=}"; shift ;;
     --no-tests) tests="OFF"; shift ;;
     --clean) clean=1; shift ;;

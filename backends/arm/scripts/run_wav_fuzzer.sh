@@ -32,7 +32,7 @@ EOF
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --build-dir) build_dir="$2"; shift 2 ;;
+    --build-dir) build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
     --build-dir=*) build_dir="${1#*=}"; shift ;;
     -h|--help) usage; exit 0 ;;
     [0-9]*) seconds="$1"; shift ;;
