@@ -302,7 +302,9 @@ Status VadModel::load(ByteSpan method_pool,
     } else if (error == et::Error::MemoryAllocationFailed) {
       hint = ": the method pool is too small";
     } else if (error == et::Error::NotFound) {
-      hint = ": a backend this program delegates to is not in the runner";
+      hint =
+          ": a backend this program delegates to is not in this runner "
+          "(an Ethos-U program runs on the Corstone-320, not on a PC)";
     }
     return Status::Error(ErrorCode::kModelLoad,
                          "loading method '%s' failed: %s (error 0x%x)%s",

@@ -97,6 +97,7 @@ def check_bad_model(runner: Path, data: Path) -> int:
         "foreign_two_inputs.pte": "model has 2 inputs: expected 1",
         "foreign_input_shape.pte": "model input has shape (1, 512)",
         "foreign_output_shape.pte": "model output has shape (1, 2)",
+        "foreign_delegated.pte": "a backend this program delegates to is not in this runner",
         "does_not_exist.pte": "cannot open",
     }
     for name, text in cases.items():

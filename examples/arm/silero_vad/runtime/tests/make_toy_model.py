@@ -21,8 +21,9 @@ quantization parameters (scale 1/256, zero point -128) through explicit
 quantize/dequantize ops, like the deployed model does, so loading it proves
 the runner has the quantized kernels.
 
-Also written: programs with the wrong signature and broken files, each of
-which the runner must refuse with a clear error.
+Also written: programs with the wrong signature, one delegated to a backend
+no runner has, and broken files, each of which the runner must refuse with a
+clear error.
 """
 
 from __future__ import annotations
@@ -96,6 +97,13 @@ class WrongInputShape(torch.nn.Module):
         return torch.sigmoid(torch.mean(x, dim=1, keepdim=True))
 
 
+class DelegatedToDemoBackend(torch.nn.Module):
+    """Right signature, but delegated to a backend no runner has (ExecuTorch's demo)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sigmoid(torch.mean(x * x + x, dim=1, keepdim=True))
+
+
 class WrongOutputShape(torch.nn.Module):
     """Wrong signature: two outputs per frame."""
 
@@ -103,7 +111,12 @@ class WrongOutputShape(torch.nn.Module):
         return torch.sigmoid(x[:, :2])
 
 
-def export(module: torch.nn.Module, example: tuple[torch.Tensor, ...], init_state: bool) -> bytes:
+def export(
+    module: torch.nn.Module,
+    example: tuple[torch.Tensor, ...],
+    init_state: bool,
+    delegate: bool = False,
+) -> bytes:
     """Lower an eager module to an ExecuTorch program."""
     # Registers the out variants of quantize/dequantize for to_executorch().
     import executorch.kernels.quantized  # noqa: F401
@@ -112,7 +125,12 @@ def export(module: torch.nn.Module, example: tuple[torch.Tensor, ...], init_stat
 
     program = torch.export.export(module.eval(), example, strict=True)
     passes = [InitializedMutableBufferPass(["state"])] if init_state else []
-    return to_edge(program).to_executorch(ExecutorchBackendConfig(passes=passes)).buffer
+    edge = to_edge(program)
+    if delegate:
+        from executorch.exir.backend.test.op_partitioner_demo import AddMulPartitionerDemo
+
+        edge = edge.to_backend(AddMulPartitionerDemo())
+    return edge.to_executorch(ExecutorchBackendConfig(passes=passes)).buffer
 
 
 def main() -> int:
@@ -144,6 +162,9 @@ def main() -> int:
     for name, (module, example, init_state) in programs.items():
         (out / name).write_bytes(export(module, example, init_state))
         print(f"make_toy_model: wrote {out / name}")
+    delegated = out / "foreign_delegated.pte"
+    delegated.write_bytes(export(DelegatedToDemoBackend(), frame, False, delegate=True))
+    print(f"make_toy_model: wrote {delegated}")
 
     good = (out / "toy_state.pte").read_bytes()
     broken = {

@@ -166,6 +166,23 @@ TEST(VadModel, RefusesForeignPrograms) {
                     "tensor of shape (1, 1)");
 }
 
+// The signature is right but the delegate's backend is not in the runner:
+// open() accepts it, load() explains.
+TEST(VadModel, ExplainsAMissingBackend) {
+  const std::vector<uint8_t> pte = read("foreign_delegated.pte");
+  VadModel model;
+  ASSERT_TRUE(model.open(pte.data(), pte.size()).ok());
+  std::unique_ptr<Pools> pools =
+      std::make_unique<Pools>(model.planned_memory_bytes());
+  const Status status =
+      model.load({pools->method.data(), pools->method.size()},
+                 {pools->planned.data(), pools->planned.size()},
+                 {pools->temp.data(), pools->temp.size()});
+  EXPECT_EQ(status.code(), ErrorCode::kModelLoad);
+  EXPECT_NE(std::strstr(status.message(), "not in this runner"), nullptr)
+      << status.message();
+}
+
 TEST(VadModel, RefusesBrokenFiles) {
   for (const char* name : {"truncated.pte",
                            "header_only.pte",
