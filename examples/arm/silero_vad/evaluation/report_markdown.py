@@ -1,0 +1,198 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""``report.md``: the main job's ``report.json`` as a page a person reads in a minute.
+
+``report.json`` is for tools and tests; this is for the reviewer of a change (what was
+built, for which NPU configuration, what it costs, how close it is to the float model).
+The accuracy table is also what the main job prints, so both show the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from examples.arm.silero_vad.evaluation.accuracy import NPU
+from examples.arm.silero_vad.model_export.silero_vad_model import SAMPLE_RATE
+
+REPORT_NAME = "report.md"
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table with padded columns, so it also reads well as plain text."""
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    return "\n".join(
+        [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+        + [line(row) for row in rows]
+    )
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _accuracy_row(name: str, entry: dict, actual: str, segment_counts: str) -> list[str]:
+    vs_float = entry["vs_float"]
+    segments = entry["segments"]
+    row = [name, str(entry["frames"])]
+    if "vs_quantized" in entry:
+        vs_quantized = entry["vs_quantized"]
+        row.append(f"{vs_quantized['max_abs']:.6f} ({vs_quantized['flips']})")
+    row += [
+        f"{vs_float['max_abs']:.6f}",
+        f"{vs_float['mean_abs']:.6f}",
+        f"{vs_float['flips']} ({vs_float['flips_pct']:.1f} %)",
+    ]
+    row += [segment_counts, f"{segments['f1']:.3f}", _ms(segments["boundary_ms"])]
+    return row
+
+
+def accuracy_table(accuracy: dict) -> str:
+    """Per clip and overall: errors against the quantized program and the float model."""
+    actual = accuracy["actual"]
+    threshold = accuracy["threshold"]
+    who = "twin" if actual == NPU else "quantized"
+    header = ["clip", "frames"]
+    if actual == NPU:
+        header.append("twin vs quantized: max abs (flips)")
+    header += [
+        f"{who} vs float: max abs",
+        "mean abs",
+        f"flips @ {threshold:g}",
+        f"segments float/{actual}",
+        "speech F1",
+        "boundary ms",
+    ]
+    rows = []
+    totals = [0, 0]
+    for name, entry in accuracy["clips"].items():
+        counts = [len(entry["segments"]["float"]), len(entry["segments"][actual])]
+        totals = [totals[0] + counts[0], totals[1] + counts[1]]
+        rows.append(_accuracy_row(name, entry, actual, f"{counts[0]}/{counts[1]}"))
+    rows.append(_accuracy_row("overall", accuracy["overall"], actual, f"{totals[0]}/{totals[1]}"))
+    return markdown_table(header, rows)
+
+
+def _seconds(segments: Sequence[Sequence[int]]) -> str:
+    if not segments:
+        return "(none)"
+    return ", ".join(f"{s / SAMPLE_RATE:.2f}-{e / SAMPLE_RATE:.2f}" for s, e in segments)
+
+
+def _configuration(report: dict) -> str:
+    rows = [
+        ["target", report["target"]],
+        ["system config", str(report.get("system_config") or "-")],
+        ["memory mode", str(report.get("memory_mode") or "-")],
+        ["executorch", report["executorch_version"]],
+        ["program", f"{report['pte']} ({report['pte_bytes']:,} bytes)"],
+        ["export time", f"{report['export_seconds']} s"],
+        ["calibration clips", ", ".join(Path(p).name for p in report["calibration_clips"])],
+        ["validation clips", ", ".join(Path(p).name for p in report["validation_clips"])],
+    ]
+    return markdown_table(["setting", "value"], rows)
+
+
+def _vela(report: dict) -> str:
+    vela = report.get("vela")
+    if not vela:
+        return "No NPU target: Vela did not run."
+    rows = [
+        ["operators on the NPU / CPU", f"{vela['npu_ops']} / {vela['cpu_ops']}"],
+        ["cycles per frame (total / NPU)", f"{vela['cycles_total']:,} / {vela['cycles_npu']:,}"],
+        [
+            "cycles on memory (SRAM / DRAM)",
+            f"{vela['cycles_sram_access']:,} / {vela['cycles_dram_access']:,}",
+        ],
+        ["SRAM / DRAM used", f"{vela['sram_kib']} KiB / {vela['dram_kib']} KiB"],
+        ["MACs per frame", f"{vela['nn_macs']:,}"],
+    ]
+    return markdown_table(["Vela estimate", "value"], rows)
+
+
+def _portable_ops(report: dict) -> str:
+    ops = report.get("portable_ops") or {}
+    delegates = report.get("delegates", 0)
+    intro = (
+        f"{delegates} delegate(s); the operators the ExecuTorch runtime runs itself "
+        "(its kernels must be linked into the application):"
+    )
+    if not ops:
+        return intro + "\n\n(none)"
+    rows = [[f"`{op}`", str(count)] for op, count in sorted(ops.items())]
+    return intro + "\n\n" + markdown_table(["operator", "calls per frame"], rows)
+
+
+def _accuracy(report: dict, plots: dict[str, str]) -> str:
+    accuracy = report.get("accuracy")
+    if not accuracy:
+        return "No accuracy figures."
+    actual = accuracy["actual"]
+    if actual == NPU:
+        intro = (
+            "The device twin (the TOSA file Vela compiled, run frame by frame on the TOSA "
+            "reference model with the int8 state fed back) against the quantized program on "
+            "the host (should be exactly 0: it runs the same int8 graph) and against the float "
+            "model (the cost of int8)."
+        )
+    else:
+        intro = (
+            "cpu target: no device twin. The quantized program (what the host runtime runs) "
+            "against the float model."
+        )
+    threshold = accuracy["threshold"]
+    text = [
+        intro,
+        f"Flips are frames whose speech decision (probability >= {threshold:g}) differs. "
+        "Segments come from the silero-vad segmenter (default parameters) on each side; "
+        "speech F1 is the sample-level overlap of the device's segments with the float "
+        "model's; boundary ms is the mean distance of each float segment start (end) to the "
+        "nearest device start (end).",
+        accuracy_table(accuracy),
+        "### Segments (seconds)",
+    ]
+    for name, entry in accuracy["clips"].items():
+        segments = entry["segments"]
+        text.append(
+            f"**{name}**: float {_seconds(segments['float'])}; "
+            f"{actual} {_seconds(segments[actual])}"
+        )
+        if name in plots:
+            text.append(f"![{name}]({plots[name]})")
+    return "\n\n".join(text)
+
+
+def render_report(report: dict, plots: dict[str, str] | None = None) -> str:
+    """The Markdown text; ``plots`` maps clip names to image paths relative to the report."""
+    plots = plots or {}
+    sections = [
+        "# Silero VAD on Ethos-U: export report",
+        "## Configuration\n\n" + _configuration(report),
+        "## Vela\n\n" + _vela(report),
+        "## Operators outside the delegate\n\n" + _portable_ops(report),
+        "## Accuracy\n\n" + _accuracy(report, plots),
+    ]
+    return "\n\n".join(sections) + "\n"
+
+
+def write_report_markdown(
+    output_dir: Path, report: dict, plots: dict[str, Path] | None = None
+) -> Path:
+    """Writes ``<output_dir>/report.md``; plot paths are linked relative to it."""
+    relative = {
+        name: quote(
+            (path.relative_to(output_dir) if path.is_relative_to(output_dir) else path).as_posix()
+        )
+        for name, path in (plots or {}).items()
+    }
+    path = output_dir / REPORT_NAME
+    path.write_text(render_report(report, relative))
+    return path
