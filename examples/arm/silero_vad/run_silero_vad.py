@@ -5,36 +5,77 @@
 
 """The example's main job (run through ``examples/arm/silero_vad/run.sh``).
 
-Exports the stateful int8 Silero VAD for Ethos-U85 (or the host CPU) from calibration
-clips, writes the program, reference probabilities, Vela's figures and ``report.json``
-to the output directory, and prints a summary.
+export -> device twin -> accuracy -> report. Exports the stateful int8 Silero VAD for
+Ethos-U (or the host CPU) from calibration clips; for Ethos-U targets runs the device
+twin (the compiled TOSA graph on the TOSA reference model, see
+``runtime/device_twin.py``) on the validation clips; measures the twin against the
+quantized program and the float model (``evaluation/accuracy.py``); and writes to the
+output directory ``report.json`` (with an ``accuracy`` section), ``report.md`` and one
+plot per clip (``plots/<clip>.png``). Prints the accuracy table.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import configparser
+import contextlib
+import ctypes
+import importlib.resources
 import logging
+import os
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
-from examples.arm.silero_vad.model_export.audio import AudioError, wav_files
+import numpy as np
+from ethosu.vela.architecture_features import Accelerator
+
+from examples.arm.silero_vad.evaluation.accuracy import ClipProbabilities, accuracy_report
+from examples.arm.silero_vad.evaluation.plots import plot_clip
+from examples.arm.silero_vad.evaluation.report_markdown import (
+    accuracy_table,
+    write_report_markdown,
+)
+from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, wav_files
 from examples.arm.silero_vad.model_export.export_silero_vad import (
     DEFAULT_MEMORY_MODE,
     DEFAULT_SYSTEM_CONFIG,
     ExportOptions,
+    ExportResult,
     export_silero_vad,
+    read_probabilities,
+    reference_path,
+    tosa_path,
+    write_report,
 )
 from examples.arm.silero_vad.model_export.lowering import CPU_TARGET, DEFAULT_NPU_TARGET
+from examples.arm.silero_vad.runtime.compare_vad_probs import DEFAULT_THRESHOLD, ComparisonError
+from examples.arm.silero_vad.runtime.device_twin import TwinError, run_twin
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+PLOTS_DIR = "plots"
+# What the TOSA reference model prints on the process's stdout (one line per frame).
+TOSA_REFERENCE_OUTPUT = "tosa_reference_model.txt"
+
+
+class UsageError(ValueError):
+    """An option that cannot work; reported before the export spends its 40 seconds."""
+
+
+def _probability(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not a probability in [0, 1]")
+    return value
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="run.sh",
-        description="Export Silero VAD as a stateful int8 ExecuTorch program for Ethos-U85 "
-        "and check it on the validation clips.",
+        description="Export Silero VAD as a stateful int8 ExecuTorch program for Ethos-U85, "
+        "run the device twin on the validation clips and report its accuracy against the "
+        "quantized program and the float model (report.json, report.md, plots/).",
     )
     parser.add_argument(
         "--calibration-wav",
@@ -46,38 +87,203 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--validation-wav",
         action="append",
         type=Path,
-        help="validation audio (repeatable; default: data/validation/*.wav)",
+        help="validation audio, any format soundfile reads, resampled to 16 kHz mono "
+        "(repeatable; default: data/validation/*.wav)",
     )
     parser.add_argument(
         "--target",
         default=DEFAULT_NPU_TARGET,
-        help=f"ethos-u85-128/256/512/1024, ethos-u55-*, or '{CPU_TARGET}' for the host runtime "
-        f"(default: {DEFAULT_NPU_TARGET})",
+        help=f"ethos-u85-128/256/512/1024/2048, ethos-u55-*, or '{CPU_TARGET}' for the host "
+        f"runtime (no device twin then) (default: {DEFAULT_NPU_TARGET})",
     )
-    parser.add_argument("--system-config", default=DEFAULT_SYSTEM_CONFIG)
-    parser.add_argument("--memory-mode", default=DEFAULT_MEMORY_MODE)
+    parser.add_argument(
+        "--system-config",
+        default=DEFAULT_SYSTEM_CONFIG,
+        help=f"Vela system config from Arm/vela.ini (default: {DEFAULT_SYSTEM_CONFIG})",
+    )
+    parser.add_argument(
+        "--memory-mode",
+        default=DEFAULT_MEMORY_MODE,
+        help=f"Vela memory mode from Arm/vela.ini (default: {DEFAULT_MEMORY_MODE})",
+    )
+    parser.add_argument(
+        "--threshold",
+        type=_probability,
+        default=DEFAULT_THRESHOLD,
+        help="speech decision threshold for counting flips in the accuracy report "
+        f"(default: {DEFAULT_THRESHOLD}); segments always use silero-vad's defaults",
+    )
     parser.add_argument("--output-dir", type=Path, default=Path("out/silero_vad"))
     return parser.parse_args(argv)
+
+
+def _vela_sections(prefix: str) -> list[str]:
+    ini = importlib.resources.files("ethosu").joinpath("config_files/Arm/vela.ini")
+    parser = configparser.ConfigParser()
+    parser.read_string(ini.read_text())
+    return [name.removeprefix(prefix) for name in parser.sections() if name.startswith(prefix)]
+
+
+def check_target_options(target: str, system_config: str, memory_mode: str) -> None:
+    """Rejects a target, system config or memory mode Vela does not know, naming the choices."""
+    if target == CPU_TARGET:
+        return
+    for what, value, choices in (
+        ("--target", target, [a.value for a in Accelerator] + [CPU_TARGET]),
+        ("--system-config", system_config, _vela_sections("System_Config.")),
+        ("--memory-mode", memory_mode, _vela_sections("Memory_Mode.")),
+    ):
+        if value not in choices:
+            raise UsageError(f"{what} {value}: not one of {', '.join(choices)}")
+
+
+@contextlib.contextmanager
+def native_stdout_to(path: Path) -> Iterator[None]:
+    """Sends what native code prints on file descriptor 1 to ``path`` while the block runs.
+
+    The TOSA reference model prints a serializer-version warning on every run, one line
+    per frame; that would bury the job's own output.
+    """
+    sys.stdout.flush()
+    libc = ctypes.CDLL(None)
+    saved = os.dup(1)
+    try:
+        with path.open("wb") as sink:
+            os.dup2(sink.fileno(), 1)
+            try:
+                yield
+            finally:
+                libc.fflush(None)  # C stdio may still hold lines meant for the file
+                os.dup2(saved, 1)
+    finally:
+        os.close(saved)
+
+
+def run_device_twin(result: ExportResult, output_dir: Path) -> tuple[dict[str, np.ndarray], float]:
+    """The twin's probabilities per clip (also written to ``twin/``) and the seconds it took."""
+    start = time.monotonic()
+    twin_dir = output_dir / "twin"
+    twin_dir.mkdir(parents=True, exist_ok=True)
+    with native_stdout_to(twin_dir / TOSA_REFERENCE_OUTPUT):
+        probabilities = run_twin(
+            tosa_path(output_dir), result.pte_path, result.validation_streams, output_dir
+        )
+    return probabilities, time.monotonic() - start
+
+
+def clip_probabilities(
+    stream: AudioStream, output_dir: Path, twin: dict[str, np.ndarray] | None
+) -> ClipProbabilities:
+    """The float/quantized references the export wrote, with the twin's when there is one."""
+    float_model = read_probabilities(reference_path(output_dir, stream.name, "float"))
+    quantized = read_probabilities(reference_path(output_dir, stream.name, "quantized"))
+    if twin is None:
+        return ClipProbabilities(stream.name, stream.num_samples, float_model, quantized)
+    return ClipProbabilities(
+        stream.name, stream.num_samples, float_model, twin[stream.name], quantized
+    )
+
+
+def write_plots(
+    streams: list[AudioStream],
+    clips: list[ClipProbabilities],
+    accuracy: dict,
+    output_dir: Path,
+) -> dict[str, Path]:
+    """``plots/<clip>.png`` for every clip; returns the paths by clip name."""
+    actual = accuracy["actual"]
+    label = "NPU twin" if actual == "npu" else "quantized"
+    paths = {}
+    for stream, clip in zip(streams, clips, strict=True):
+        entry = accuracy["clips"][clip.name]
+        segments = entry["segments"]
+        title = (
+            f"{clip.name}: speech F1 {segments['f1']:.3f}, "
+            f"{entry['vs_float']['flips']} flips vs float at {accuracy['threshold']:g}"
+        )
+        paths[clip.name] = plot_clip(
+            output_dir / PLOTS_DIR / f"{clip.name}.png",
+            title,
+            stream.samples,
+            clip.float_model,
+            clip.actual,
+            segments["float"],
+            segments[actual],
+            accuracy["threshold"],
+            actual_label=label,
+        )
+    return paths
+
+
+def _export_summary(result: ExportResult) -> str:
+    report = result.report
+    line = (
+        f"export: {result.pte_path.name} ({report['pte_bytes']:,} bytes) "
+        f"in {report['export_seconds']} s"
+    )
+    vela = report.get("vela")
+    if vela:
+        line += (
+            f"; Vela: {vela['npu_ops']} NPU / {vela['cpu_ops']} CPU ops, "
+            f"{vela['cycles_total']:,} cycles per frame, SRAM {vela['sram_kib']} KiB, "
+            f"DRAM {vela['dram_kib']} KiB"
+        )
+    return line
 
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = parse_args(argv)
+    output_dir: Path = args.output_dir
+    on_npu = args.target != CPU_TARGET
     try:
+        check_target_options(args.target, args.system_config, args.memory_mode)
         options = ExportOptions(
             calibration_wavs=args.calibration_wav or wav_files(DATA_DIR / "calibration"),
             validation_wavs=args.validation_wav or wav_files(DATA_DIR / "validation"),
-            output_dir=args.output_dir,
+            output_dir=output_dir,
             target=args.target,
             system_config=args.system_config,
             memory_mode=args.memory_mode,
         )
+        print(
+            f"exporting for {args.target} (calibration: {len(options.calibration_wavs)} "
+            f"clip(s), validation: {len(options.validation_wavs)}) ...",
+            flush=True,
+        )
         result = export_silero_vad(options)
-    except AudioError as error:
+        print(_export_summary(result), flush=True)
+
+        twin = None
+        if on_npu:
+            frames = sum(stream.num_frames for stream in result.validation_streams)
+            print(f"device twin: {frames} frames on the TOSA reference model ...", flush=True)
+            twin, seconds = run_device_twin(result, output_dir)
+            print(f"device twin: done in {seconds:.1f} s -> {output_dir / 'twin'}")
+        else:
+            print(
+                f"target {CPU_TARGET}: no device twin (it emulates the NPU delegate); "
+                "accuracy is the quantized program's against the float model"
+            )
+
+        streams = result.validation_streams
+        clips = [clip_probabilities(stream, output_dir, twin) for stream in streams]
+        accuracy = accuracy_report(clips, threshold=args.threshold)
+    except (UsageError, AudioError, TwinError, ComparisonError) as error:
         print(f"ERROR {error}", file=sys.stderr)
         return 2
-    print(json.dumps(result.report, indent=2))
-    print(f"wrote {result.pte_path} and {args.output_dir / 'report.json'}")
+
+    report = result.report | {"accuracy": accuracy}
+    write_report(output_dir, report)
+    plots = write_plots(streams, clips, accuracy, output_dir)
+    markdown = write_report_markdown(output_dir, report, plots)
+    print()
+    print(accuracy_table(accuracy))
+    print()
+    print(
+        f"wrote {result.pte_path}, {output_dir / 'report.json'}, {markdown} "
+        f"and {len(plots)} plot(s) in {output_dir / PLOTS_DIR}"
+    )
     return 0
 
 
