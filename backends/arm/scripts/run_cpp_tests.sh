@@ -6,9 +6,10 @@
 # Everything that checks the C++ runtime on a development machine, in order:
 #   1. host build (runner, tools, unit tests, test data)   build_host_runner.sh
 #   2. CTest: one test per unit + runner and segmenter checks
-#   3. clang-format-19                                      check_cpp_format.sh
-#   4. Cortex-M85 cross-compile of core + Corstone-320 app  cross_compile_check.sh
-#   5. bounded libFuzzer run of the WAV reader               run_wav_fuzzer.sh
+#   3. the unit tests again, built with clang-19 under ASan + UBSan
+#   4. clang-format-19                                      check_cpp_format.sh
+#   5. Cortex-M85 cross-compile of core + Corstone-320 app  cross_compile_check.sh
+#   6. bounded libFuzzer run of the WAV reader               run_wav_fuzzer.sh
 # Stops at the first failure with a non-zero exit status. The Corstone-320
 # link and the FVP run need an ExecuTorch checkout and are not part of this.
 
@@ -20,17 +21,20 @@ build_dir="${CPP_REPO_ROOT}/build/host"
 fuzz_seconds=60
 skip_fuzz=0
 skip_cross=0
+skip_sanitizers=0
 
 usage() {
   cat <<EOF
-Usage: $(basename "$0") [--fuzz-seconds N] [--skip-fuzz] [--skip-cross] [--build-dir DIR]
+Usage: $(basename "$0") [--fuzz-seconds N] [--skip-fuzz] [--skip-cross] [--skip-sanitizers] [--build-dir DIR]
 
 Builds and tests the C++ runtime (about 3 minutes on 2 cores with the default
-60 s of fuzzing; the first run also exports the toy test programs).
+60 s of fuzzing, from a clean tree; the first run also exports the toy test
+programs).
 
   --fuzz-seconds N   length of the fuzzing run (default: ${fuzz_seconds})
   --skip-fuzz        no fuzzing
   --skip-cross       no Cortex-M85 cross-compile check
+  --skip-sanitizers  no ASan/UBSan run of the unit tests
   --build-dir DIR    host build tree (default: build/host)
   -h, --help         this text
 
@@ -47,6 +51,7 @@ while [[ $# -gt 0 ]]; do
     --fuzz-seconds=*) fuzz_seconds="${1#*=}"; shift ;;
     --skip-fuzz) skip_fuzz=1; shift ;;
     --skip-cross) skip_cross=1; shift ;;
+    --skip-sanitizers) skip_sanitizers=1; shift ;;
     --build-dir) build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
     --build-dir=*) build_dir="${1#*=}"; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -55,7 +60,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 packages=(libgtest-dev clang-format-19)
-[[ ${skip_fuzz} -eq 1 ]] || packages+=(clang-19 libclang-rt-19-dev)
+[[ ${skip_fuzz} -eq 1 && ${skip_sanitizers} -eq 1 ]] || packages+=(clang-19 libclang-rt-19-dev)
 [[ ${skip_cross} -eq 1 ]] || packages+=(clang-19 gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib)
 cpp_ensure_packages "${packages[@]}"
 
@@ -64,32 +69,57 @@ step() {
   cpp_log "=== $* ($((SECONDS - start)) s)"
 }
 
-step "1/5 host build"
+step "1/6 host build"
 "${scripts}/build_host_runner.sh" --build-dir "${build_dir}"
 
-step "2/5 ctest"
+step "2/6 ctest"
 cpp_activate_venv
 ctest --test-dir "${build_dir}" --output-on-failure -j "$(cpp_jobs)" ||
   cpp_die "CTest failed (output above)"
 tests="$(ctest --test-dir "${build_dir}" -N | awk '/^Total Tests:/ {print $3}')"
 
-step "3/5 clang-format"
+sanitizer_summary="skipped"
+if [[ ${skip_sanitizers} -eq 0 ]]; then
+  step "3/6 unit tests under ASan + UBSan (clang-19)"
+  # vptr checks need RTTI, which the core is built without.
+  sanitize="-fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+  sanitize_dir="$(dirname "${build_dir}")/sanitize"
+  generator=()
+  if command -v ninja >/dev/null 2>&1; then
+    generator=(-G Ninja)
+  fi
+  cmake -S "${CPP_REPO_ROOT}" -B "${sanitize_dir}" "${generator[@]}" \
+    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSILERO_VAD_BUILD_HOST_RUNNER=OFF \
+    -DCMAKE_CXX_FLAGS="${sanitize}" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DPython3_EXECUTABLE="$(command -v python)" >/dev/null ||
+    cpp_die "CMake configure of the sanitizer build failed"
+  cmake --build "${sanitize_dir}" -j "$(cpp_jobs)" >/dev/null ||
+    cpp_die "the sanitizer build failed (cmake --build ${sanitize_dir} shows why)"
+  ctest --test-dir "${sanitize_dir}" -L unit --output-on-failure -j "$(cpp_jobs)" ||
+    cpp_die "unit tests failed under ASan/UBSan (output above)"
+  sanitizer_summary="ok"
+else
+  step "3/6 sanitizers skipped"
+fi
+
+step "4/6 clang-format"
 "${scripts}/check_cpp_format.sh"
 
 if [[ ${skip_cross} -eq 0 ]]; then
-  step "4/5 Cortex-M85 cross-compile check"
+  step "5/6 Cortex-M85 cross-compile check"
   "${scripts}/cross_compile_check.sh"
 else
-  step "4/5 cross-compile check skipped"
+  step "5/6 cross-compile check skipped"
 fi
 
 fuzz_summary="skipped"
 if [[ ${skip_fuzz} -eq 0 ]]; then
-  step "5/5 WAV reader fuzzing, ${fuzz_seconds} s"
+  step "6/6 WAV reader fuzzing, ${fuzz_seconds} s"
   fuzz_summary="$("${scripts}/run_wav_fuzzer.sh" "${fuzz_seconds}")"
   echo "${fuzz_summary}"
 else
-  step "5/5 fuzzing skipped"
+  step "6/6 fuzzing skipped"
 fi
 
-cpp_log "PASS: ${tests} CTest tests, format clean, cross-compile $([[ ${skip_cross} -eq 0 ]] && echo ok || echo skipped), ${fuzz_summary} ($((SECONDS - start)) s)"
+cpp_log "PASS: ${tests} CTest tests, ASan/UBSan unit tests ${sanitizer_summary}, format clean, cross-compile $([[ ${skip_cross} -eq 0 ]] && echo ok || echo skipped), ${fuzz_summary} ($((SECONDS - start)) s)"
