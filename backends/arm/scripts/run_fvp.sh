@@ -26,7 +26,8 @@ Usage: $(basename "$0") [--elf FILE] [options] [-- FVP_ARGS...]
   --fvp PATH        FVP binary (default: \$FVP, else FVP_Corstone_SSE-320 on PATH)
   --timelimit S     stop the simulation after S seconds of host time (default: ${timelimit})
   --num-macs N      Ethos-U85 MACs, as the program was compiled for (default: ${num_macs})
-  --log FILE        copy of the UART output (default: <elf dir>/fvp_uart.log)
+  --log FILE        copy of the FVP's output (default: <elf dir>/fvp_uart.log);
+                    the protocol lines alone go to fvp_protocol.log next to it
   -h, --help        this text
 
 The FVP comes with ExecuTorch's examples/arm/setup.sh (then source
@@ -55,7 +56,9 @@ if [[ -z "${fvp}" ]]; then
 fi
 [[ -n "${fvp}" && -x "${fvp}" ]] ||
   cpp_die "FVP_Corstone_SSE-320 not found: run examples/arm/setup.sh in an ExecuTorch checkout and source examples/arm/arm-scratch/setup_path.sh, or install the Corstone-320 FVP from developer.arm.com; or pass --fvp PATH"
-log="${log:-$(dirname "${elf}")/fvp_uart.log}"
+out_dir="$(dirname "${log:-${elf}}")"
+log="${log:-${out_dir}/fvp_uart.log}"
+protocol_log="${out_dir}/fvp_protocol.log"
 
 cpp_log "running ${elf} on $(basename "${fvp}") (U85-${num_macs}, time limit ${timelimit} s)"
 status=0
@@ -71,9 +74,17 @@ status=0
   --timelimit "${timelimit}" \
   "${extra[@]}" | tee "${log}" || status=$?
 
-if grep -q '^ERROR ' "${log}"; then
-  cpp_die "the application reported an error: $(grep -m1 '^ERROR ' "${log}")"
+# The simulator's own messages share stdout with the UART. Keep only the
+# protocol (and 0x04) for the compare tool:
+#   python -m examples.arm.silero_vad.runtime.compare_vad_probs fvp_protocol.log REF.bin
+grep -a -E '^(PROB|SEGMENT|DONE|ERROR) ' "${log}" >"${protocol_log}" || true
+if grep -aq $'\x04' "${log}"; then
+  printf '\x04' >>"${protocol_log}"
 fi
-grep -q '^DONE frames=' "${log}" ||
+
+if grep -q '^ERROR ' "${protocol_log}"; then
+  cpp_die "the application reported an error: $(grep -m1 '^ERROR ' "${protocol_log}")"
+fi
+grep -q '^DONE frames=' "${protocol_log}" ||
   cpp_die "no DONE line in ${log} (FVP exit ${status}; time limit reached or the image crashed)"
-cpp_log "$(grep -m1 '^DONE ' "${log}") (UART log: ${log})"
+cpp_log "$(grep -m1 '^DONE ' "${protocol_log}") (UART: ${log}, protocol only: ${protocol_log})"
