@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import torch
 from executorch.exir._serialize._program import deserialize_pte_binary
 from executorch.exir.schema import KernelCall, ScalarType
 
@@ -34,15 +35,11 @@ class TensorQuantization:
     zero_point: int
     qmin: int
     qmax: int
+    dtype: type = np.int8  # the quantized side: np.int8 or np.int16
 
-    def quantize(self, values: np.ndarray, dtype: type = np.int8) -> np.ndarray:
-        """Same arithmetic as quantized_decomposed::quantize_per_tensor (round half to even)."""
-        scaled = np.round(values.astype(np.float32) * np.float32(1.0 / self.scale))
-        return np.clip(scaled + self.zero_point, self.qmin, self.qmax).astype(dtype)
-
-    def dequantize(self, values: np.ndarray) -> np.ndarray:
-        shifted = values.astype(np.int32) - self.zero_point
-        return (shifted.astype(np.float32) * np.float32(self.scale)).astype(np.float32)
+    @property
+    def torch_dtype(self) -> torch.dtype:
+        return torch.int16 if self.dtype == np.int16 else torch.int8
 
 
 @dataclass(frozen=True)
@@ -68,12 +65,13 @@ def _operator_name(operator) -> str:
 
 
 def _quantization(values, args: list[int]) -> TensorQuantization:
-    scale, zero_point, qmin, qmax = (values[i].val for i in args[1:5])
+    scale, zero_point, qmin, qmax, dtype = (values[i].val for i in args[1:6])
     return TensorQuantization(
         scale=scale.double_val,
         zero_point=zero_point.int_val,
         qmin=qmin.int_val,
         qmax=qmax.int_val,
+        dtype=_NUMPY_DTYPES[ScalarType(dtype.int_val)],
     )
 
 

@@ -8,8 +8,8 @@
 No FVP or NPU exists in CI, so the device's numerics come from the TOSA reference model
 running the exact TOSA file Vela compiled, driven the way the runtime drives the
 delegate: per frame the CPU quantizes the audio with the program's input qparams, the
-delegate gets the int8 audio and the int8 state, returns the int8 probability and the
-new int8 state (fed back on the next frame, zeros at each stream start), and the CPU
+delegate gets the quantized audio and state, returns the quantized probability and the
+new state (fed back on the next frame, zeros at each stream start), and the CPU
 dequantizes the probability with the program's output qparams. Both qparams are read
 from the ``.pte``, never written down by hand.
 
@@ -87,12 +87,12 @@ def read_tosa_interface(tosa: bytes) -> TosaInterface:
 
 def _quantize_audio(frame: np.ndarray, q: TensorQuantization) -> np.ndarray:
     tensor = torch.from_numpy(frame).reshape(1, FRAME_SAMPLES)
-    return _quantize(tensor, q.scale, q.zero_point, q.qmin, q.qmax, torch.int8).numpy()
+    return _quantize(tensor, q.scale, q.zero_point, q.qmin, q.qmax, q.torch_dtype).numpy()
 
 
 def _dequantize_probability(value: np.ndarray, q: TensorQuantization) -> float:
-    tensor = torch.from_numpy(value.astype(np.int8))
-    return float(_dequantize(tensor, q.scale, q.zero_point, q.qmin, q.qmax, torch.int8).item())
+    tensor = torch.from_numpy(value.astype(q.dtype))
+    return float(_dequantize(tensor, q.scale, q.zero_point, q.qmin, q.qmax, q.torch_dtype).item())
 
 
 class DeviceTwin:
@@ -111,7 +111,7 @@ class DeviceTwin:
 
     def run_stream(self, stream: AudioStream) -> np.ndarray:
         """Probabilities for every frame of one stream, starting from the program's state."""
-        state = np.array(self.initial_state, dtype=np.int8, copy=True)
+        state = np.array(self.initial_state, copy=True)
         probabilities = np.empty(stream.num_frames, dtype=np.float32)
         inputs: list[np.ndarray] = [np.empty(0)] * 2
         for index, frame in enumerate(stream.frames):
@@ -123,7 +123,8 @@ class DeviceTwin:
                     f"{stream.path}: frame {index} (t={index * 0.032:.3f} s): "
                     f"TOSA reference model returned {status.name}"
                 )
-            state = outputs[self.interface.state_output].reshape(STATE_SHAPE).astype(np.int8)
+            state = outputs[self.interface.state_output].reshape(STATE_SHAPE)
+            state = state.astype(self.initial_state.dtype)
             probability = outputs[self.interface.probability_output]
             probabilities[index] = _dequantize_probability(probability, self.output_quantization)
         return probabilities
