@@ -21,6 +21,8 @@
 #include <cstring>
 #include <vector>
 
+#include <executorch/runtime/platform/platform.h>
+
 #include "host_io.h"
 #include "serial_reporter.h"
 #include "vad_app.h"
@@ -80,6 +82,30 @@ void print_help() {
 int fail(silero_vad::SerialReporter& reporter, const Status& status, int code) {
   reporter.fail(status);
   return code;
+}
+
+// ExecuTorch's log on stderr, without its Info/Debug chatter (thread pool and
+// CPU probing on every start): warnings and errors such as "Missing operator"
+// or "Backend ... is not registered" still show.
+void log_to_stderr(et_timestamp_t timestamp,
+                   et_pal_log_level_t level,
+                   const char* filename,
+                   const char* function,
+                   size_t line,
+                   const char* message,
+                   size_t length) {
+  (void)timestamp;
+  (void)function;
+  (void)length;
+  if (level == kInfo || level == kDebug) {
+    return;
+  }
+  std::fprintf(stderr,
+               "executorch %c %s:%zu: %s\n",
+               static_cast<char>(level),
+               filename,
+               line,
+               message);
 }
 
 // Writes each probability as float32 little-endian.
@@ -163,6 +189,8 @@ class TimedModelStep final : public silero_vad::ModelStep {
 }  // namespace
 
 int main(int argc, char** argv) {
+  executorch::runtime::register_pal(
+      executorch::runtime::PalImpl::create(log_to_stderr, __FILE__));
   silero_vad::host::StdoutSink sink;
   silero_vad::SegmenterParams params;
   const char* model_path = nullptr;
