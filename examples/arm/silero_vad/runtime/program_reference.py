@@ -1,0 +1,217 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""The exact reference for the host runner: the same ``.pte`` on ExecuTorch's Python runtime.
+
+The PyTorch quantized program (``reference/<clip>.quantized.bin``) is not an exact
+reference for a CPU ``.pte``: ExecuTorch's CPU kernels compute the float operations
+between quantize and dequantize slightly differently from PyTorch, and the recurrent
+int16 state carries those differences from frame to frame (measured: up to ~4e-3).
+ExecuTorch's own Python runtime runs the same kernels as the C++ host runner, so this
+tool's probabilities are what the runner must print, to float32 rounding::
+
+    python -m examples.arm.silero_vad.runtime.program_reference \\
+        out/cpu/silero_vad_cpu.pte CLIP.wav [CLIP.wav ...] --output-dir out/cpu/program
+
+writes ``<output-dir>/<clip>.program.bin`` (float32 little-endian, one probability per
+frame, no header). Frames are cut by ``model_export/audio.py``, exactly as the runtime's
+frame assembler cuts them. Each clip gets a freshly loaded method, because the state
+lives in the loaded method and a new one starts from the state serialized in the program
+(zero); that is what the runner does per clip too.
+
+An Ethos-U delegated ``.pte`` does not run here (the Python runtime has no Ethos-U
+backend): its references are the device twin and the quantized program.
+
+Exit status: 0 written, 2 unusable input (missing or broken file, delegated program,
+wrong signature, duplicate clip names).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, load_stream
+
+METHOD = "forward"
+INPUT_SHAPE = (1, 576)
+OUTPUT_SHAPE = (1, 1)
+ETHOS_U_BACKEND = "EthosUBackend"
+SUFFIX = ".program.bin"
+
+
+class ProgramReferenceError(ValueError):
+    """A program or clip this tool cannot run; the message names the file and the reason."""
+
+
+def program_path(output_dir: Path, clip: str) -> Path:
+    """``<output_dir>/<clip>.program.bin``."""
+    return Path(output_dir) / f"{clip}{SUFFIX}"
+
+
+def delegate_backends(pte: bytes) -> list[str]:
+    """The backend ids the program's ``forward`` delegates to (empty for a CPU program)."""
+    from executorch.exir._serialize._program import deserialize_pte_binary
+
+    program = deserialize_pte_binary(pte).program
+    for plan in program.execution_plan:
+        if plan.name == METHOD:
+            return [delegate.id for delegate in plan.delegates]
+    return []
+
+
+def read_cpu_program(path: Path) -> bytes:
+    """The bytes of a ``.pte`` the host runtime can run, or an error saying why not."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ProgramReferenceError(f"{path}: cannot read the program ({error.strerror})") from None
+    if not data:
+        raise ProgramReferenceError(f"{path}: empty file, not an ExecuTorch program")
+    try:
+        backends = delegate_backends(data)
+    except Exception as error:  # the deserializer raises many kinds
+        raise ProgramReferenceError(
+            f"{path}: not a readable ExecuTorch program ({type(error).__name__}: {error})"
+        ) from None
+    if ETHOS_U_BACKEND in backends:
+        raise ProgramReferenceError(
+            f"{path}: delegated to the Ethos-U NPU ({ETHOS_U_BACKEND}); it needs the Ethos-U "
+            "backend, which only the Corstone-320 image has (FVP or hardware: "
+            "backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_ethos_u). For the host, "
+            "export with examples/arm/silero_vad/run.sh --target cpu."
+        )
+    if backends:
+        raise ProgramReferenceError(
+            f"{path}: delegated to {', '.join(sorted(set(backends)))}; this tool runs CPU "
+            "programs only (export with examples/arm/silero_vad/run.sh --target cpu)"
+        )
+    return data
+
+
+def _load_runtime():
+    # The quantize/dequantize kernels live in a separate library; registering them is a
+    # side effect of this import.
+    import executorch.kernels.quantized  # noqa: F401
+    from executorch.runtime import Runtime
+
+    return Runtime.get()
+
+
+def _check_signature(method, path: Path) -> None:
+    meta = method.metadata
+    if meta.num_inputs() != 1 or meta.num_outputs() != 1:
+        raise ProgramReferenceError(
+            f"{path}: {METHOD} has {meta.num_inputs()} input(s) and {meta.num_outputs()} "
+            f"output(s): expected 1 and 1 (frame {INPUT_SHAPE} -> probability {OUTPUT_SHAPE})"
+        )
+    for what, info, shape in (
+        ("input", meta.input_tensor_meta(0), INPUT_SHAPE),
+        ("output", meta.output_tensor_meta(0), OUTPUT_SHAPE),
+    ):
+        if tuple(info.sizes()) != shape:
+            raise ProgramReferenceError(
+                f"{path}: {METHOD} {what} has shape {tuple(info.sizes())}: expected {shape}"
+            )
+
+
+def program_probabilities(pte: bytes, frames: np.ndarray, name: str = "program") -> np.ndarray:
+    """Runs ``frames`` (num_frames, 576) through a new load of the program, in order.
+
+    A new program and method are loaded on every call (ExecuTorch's ``Program`` caches
+    the method it loaded, state included), so every call starts from the program's
+    initial state.
+    """
+    import torch
+
+    runtime = _load_runtime()
+    try:
+        method = runtime.load_program(pte).load_method(METHOD)
+    except (RuntimeError, KeyError) as error:
+        raise ProgramReferenceError(
+            f"{name}: ExecuTorch cannot load method {METHOD!r} ({error}); a 'Missing "
+            "operator' means the program needs a kernel the Python runtime lacks"
+        ) from None
+    _check_signature(method, Path(name))
+    frames = np.ascontiguousarray(frames, dtype=np.float32)
+    if frames.ndim != 2 or frames.shape[1] != INPUT_SHAPE[1]:
+        raise ProgramReferenceError(f"{name}: frames of shape {frames.shape}, expected (N, 576)")
+    probabilities = np.empty(frames.shape[0], dtype=np.float32)
+    for index in range(frames.shape[0]):
+        try:
+            (output,) = method.execute([torch.from_numpy(frames[index : index + 1])])
+        except RuntimeError as error:
+            raise ProgramReferenceError(
+                f"{name}: frame {index}: execute failed ({error})"
+            ) from None
+        probabilities[index] = float(output.reshape(-1)[0])
+    return probabilities
+
+
+def run_program_reference(
+    pte_path: Path, clips: Sequence[Path | AudioStream], output_dir: Path
+) -> dict[str, Path]:
+    """Writes ``<output_dir>/<clip>.program.bin`` for every clip; returns them by clip name."""
+    data = read_cpu_program(pte_path)
+    streams = []
+    for clip in clips:
+        try:
+            streams.append(clip if isinstance(clip, AudioStream) else load_stream(clip))
+        except AudioError as error:
+            raise ProgramReferenceError(str(error)) from None
+    names = [stream.name for stream in streams]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ProgramReferenceError(
+            f"clip names must differ (outputs are named after them): {', '.join(duplicates)}"
+        )
+    if not streams:
+        raise ProgramReferenceError("no clips given")
+    output_dir = Path(output_dir)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    written = {}
+    for stream in streams:
+        probabilities = program_probabilities(data, stream.frames, f"{pte_path} on {stream.name}")
+        path = program_path(output_dir, stream.name)
+        probabilities.astype("<f4").tofile(path)
+        written[stream.name] = path
+    return written
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m examples.arm.silero_vad.runtime.program_reference",
+        description="Run a CPU .pte with ExecuTorch's Python runtime over WAV clips and write "
+        "<output-dir>/<clip>.program.bin (float32 little-endian, one probability per frame): "
+        "the exact reference for the C++ host runner. Exit status: 0 written, 2 unusable input.",
+    )
+    parser.add_argument("pte", type=Path, help="program exported with run.sh --target cpu")
+    parser.add_argument("wav", type=Path, nargs="+", help="clips (one method load each)")
+    parser.add_argument(
+        "--output-dir", type=Path, required=True, help="where <clip>.program.bin go"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        written = run_program_reference(args.pte, args.wav, args.output_dir)
+    except ProgramReferenceError as error:
+        print(f"ERROR {error}", file=sys.stderr)
+        return 2
+    for name, path in written.items():
+        frames = path.stat().st_size // 4
+        print(f"program_reference: {name}: {frames} frames -> {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
