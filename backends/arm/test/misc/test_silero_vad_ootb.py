@@ -1,0 +1,172 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""The out-of-the-box script (test_arm_ootb.sh) and the host runner's program reference."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from examples.arm.silero_vad.model_export.audio import load_stream
+from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
+from examples.arm.silero_vad.runtime import program_reference
+from examples.arm.silero_vad.runtime.program_reference import (
+    ProgramReferenceError,
+    program_probabilities,
+    run_program_reference,
+)
+from examples.arm.silero_vad.runtime.tests.make_toy_model import ToyVad, export
+
+REPO_ROOT = Path(__file__).resolve().parents[4]
+OOTB = REPO_ROOT / "backends" / "arm" / "test" / "test_arm_ootb.sh"
+EXIT_NOT_RUN = 77
+# The host test's budget: a cpu export (~30 s with one clip), the program reference, the
+# runner. The runner build is reused from run_cpp_tests.sh (test_silero_vad.sh runs it
+# first); from a clean tree it adds a build of the runner alone.
+OOTB_TIMEOUT_S = 900
+
+
+@pytest.fixture(scope="module")
+def toy_pte(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The runtime tests' stateful toy (float state buffer, started at zero)."""
+    path = tmp_path_factory.mktemp("toy") / "toy_state.pte"
+    path.write_bytes(export(ToyVad(), (torch.zeros(1, 576),), init_state=True))
+    return path
+
+
+def _eager_toy(frames: np.ndarray) -> np.ndarray:
+    model = ToyVad().eval()
+    with torch.no_grad():
+        return np.array([float(model(torch.from_numpy(frame[None]))) for frame in frames])
+
+
+def test_program_reference_restarts_state_per_clip(
+    toy_pte: Path, validation_wavs: list[Path], tmp_path: Path
+) -> None:
+    clips = validation_wavs[:2]
+    written = run_program_reference(toy_pte, clips, tmp_path)
+    assert sorted(written) == sorted(wav.stem for wav in clips)
+    for wav in clips:
+        stream = load_stream(wav)
+        values = np.fromfile(written[wav.stem], dtype="<f4")
+        assert values.size == stream.num_frames
+        # Each clip starts from the zero state, as if it were run alone.
+        np.testing.assert_allclose(values, _eager_toy(stream.frames), rtol=0, atol=1e-6)
+        alone = program_probabilities(toy_pte.read_bytes(), stream.frames)
+        np.testing.assert_array_equal(values, alone)
+
+
+def test_program_reference_refuses_ethos_u_program_u85(
+    silero_u85_export: ExportResult, validation_wavs: list[Path], tmp_path: Path
+) -> None:
+    with pytest.raises(ProgramReferenceError, match="needs the Ethos-U\\s+backend"):
+        run_program_reference(silero_u85_export.pte_path, validation_wavs[:1], tmp_path)
+
+
+def test_program_reference_cli_errors(
+    toy_pte: Path, validation_wavs: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    cases = {
+        "missing program": ([str(tmp_path / "none.pte"), str(validation_wavs[0])], "cannot read"),
+        "not a program": ([str(validation_wavs[0]), str(validation_wavs[0])], "not a readable"),
+        "missing clip": ([str(toy_pte), str(tmp_path / "none.wav")], "no such file"),
+        "same clip twice": ([str(toy_pte), *map(str, validation_wavs[:1] * 2)], "must differ"),
+    }
+    for what, (args, message) in cases.items():
+        assert program_reference.main([*args, "--output-dir", str(tmp_path)]) == 2, what
+        assert message in capsys.readouterr().err, what
+
+
+def _ootb(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(OOTB), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=OOTB_TIMEOUT_S,
+        env=env,
+        cwd=REPO_ROOT,
+    )
+
+
+def test_ootb_help_lists_tests() -> None:
+    result = _ootb("--help")
+    assert result.returncode == 0, result.stderr
+    for name in ("run_silero_vad_e2e_host", "run_silero_vad_e2e_ethos_u"):
+        assert f"  {name} - " in result.stdout
+    assert _ootb("run_no_such_test").returncode == 2
+
+
+@pytest.mark.slow
+def test_ootb_host_runner_matches_program(validation_wavs: list[Path], tmp_path: Path) -> None:
+    """Export for the CPU, build the host runner, run one clip: PASS against the program."""
+    result = _ootb(
+        "run_silero_vad_e2e_host",
+        "--validation-wav",
+        str(validation_wavs[0]),
+        "--work-dir",
+        str(tmp_path),
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "run_silero_vad_e2e_host: PASS" in result.stdout, output
+    assert "vs program reference: frames=" in result.stdout
+    assert "host runner time per frame: median" in result.stdout
+    name = validation_wavs[0].stem
+    runner = np.fromfile(tmp_path / "host" / "runner" / f"{name}.bin", dtype="<f4")
+    program = np.fromfile(tmp_path / "host" / "program" / f"{name}.program.bin", dtype="<f4")
+    assert runner.size == program.size == load_stream(validation_wavs[0]).num_frames
+    assert np.abs(runner - program).max() <= 1e-4
+
+
+def _fvp_missing() -> str:
+    """What the real FVP run lacks, empty when it can run."""
+    missing = []
+    fvp = os.environ.get("FVP") or shutil.which("FVP_Corstone_SSE-320")
+    if not (fvp and os.access(fvp, os.X_OK)):
+        missing.append("FVP_Corstone_SSE-320 not found (PATH or $FVP)")
+    if not os.environ.get("EXECUTORCH_ROOT"):
+        missing.append("EXECUTORCH_ROOT (ExecuTorch checkout with its arm-baremetal build) not set")
+    return "; ".join(missing)
+
+
+def test_ootb_ethos_u_stops_early_without_fvp_u85(tmp_path: Path) -> None:
+    """Without the FVP and a checkout: exit 77 naming both and how to get them, before exporting."""
+    env = {k: v for k, v in os.environ.items() if k != "EXECUTORCH_ROOT"}
+    env["FVP"] = str(tmp_path / "missing" / "FVP_Corstone_SSE-320")
+    start = time.monotonic()
+    result = _ootb("run_silero_vad_e2e_ethos_u", "--work-dir", str(tmp_path), env=env)
+    assert result.returncode == EXIT_NOT_RUN, result.stdout + result.stderr
+    assert time.monotonic() - start < 30
+    message = result.stderr
+    assert "run_silero_vad_e2e_ethos_u: NOT RUN: missing prerequisites" in message
+    assert "FVP_Corstone_SSE-320" in message and "developer.arm.com" in message
+    assert "EXECUTORCH_ROOT" in message and "examples/arm/setup.sh" in message
+    assert "run_silero_vad_e2e_ethos_u: PASS" not in result.stdout + message
+    assert not (tmp_path / "ethos_u").exists()
+
+
+@pytest.mark.fvp
+@pytest.mark.slow
+@pytest.mark.skipif(bool(_fvp_missing()), reason=_fvp_missing() or "FVP present")
+def test_ootb_ethos_u_fvp_matches_twin_u85(validation_wavs: list[Path], tmp_path: Path) -> None:
+    result = _ootb(
+        "run_silero_vad_e2e_ethos_u",
+        "--validation-wav",
+        str(validation_wavs[0]),
+        "--work-dir",
+        str(tmp_path),
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "run_silero_vad_e2e_ethos_u: PASS" in result.stdout, output

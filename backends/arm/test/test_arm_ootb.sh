@@ -1,0 +1,431 @@
+#!/usr/bin/env bash
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+#
+# Out-of-the-box end-to-end tests of the Silero VAD example, one shell function
+# per test, dispatched by name like ExecuTorch's backends/arm/test/test_arm_*.sh:
+#
+#   backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_host
+#   backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_ethos_u
+#   backends/arm/test/test_arm_ootb.sh --help
+#
+# Exit status: 0 PASS; 1 FAIL (a step failed or a comparison is outside its
+# limits); 2 usage error; 77 NOT RUN: a prerequisite is missing (the Ethos-U
+# test without FVP_Corstone_SSE-320, the Arm GNU toolchain or an ExecuTorch
+# checkout). 77 is the "skipped" status of automake and meson; it is never 0,
+# so a CI job that expects the FVP run fails when it could not happen.
+
+set -Eeuo pipefail
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "${script_dir}/../../.." && pwd)"
+example_dir="${repo_root}/examples/arm/silero_vad"
+scripts_dir="${repo_root}/backends/arm/scripts"
+# shellcheck source=../scripts/python_env.sh
+source "${scripts_dir}/python_env.sh"
+
+EXIT_FAIL=1
+EXIT_USAGE=2
+EXIT_NOT_RUN=77
+
+# --- Options (shared by every test; add new ones to parse_options) ---
+work_dir="${repo_root}/build/ootb"
+host_build_dir="${repo_root}/build/host"
+executorch_root="${EXECUTORCH_ROOT:-}"
+executorch_version="" # empty: the project default of python_env.sh
+target="ethos-u85-256"
+validation_wavs=()
+calibration_wavs=()
+skip_export=0
+host_max_abs="1e-4"
+fvp_max_abs=""
+fvp_timelimit=600
+
+# Tolerances of the Ethos-U run against its references (see --help).
+FVP_MAX_ABS_VS_TWIN="1e-3"
+FVP_MAX_ABS_VS_QUANTIZED="2e-2"
+
+usage() {
+  cat <<EOF
+Usage: $(basename "$0") [TEST] [options]
+
+Without TEST every test runs, in this order, stopping at the first that does not pass.
+TEST is one of:
+$(grep -E '^run_[a-z0-9_]+\(\) \{ #' "${BASH_SOURCE[0]}" | sed -E 's/^(run_[a-z0-9_]+)\(\) \{ #(.*)/  \1 -\2/')
+
+Options:
+  --work-dir DIR          exports, references and logs (default: build/ootb);
+                          the host test uses DIR/host, the Ethos-U test DIR/ethos_u
+  --validation-wav PATH   clip to run (repeatable; default: the committed
+                          examples/arm/silero_vad/data/validation/*.wav); 16 kHz
+                          mono 16-bit PCM WAV, which is what the C++ runtime reads
+  --calibration-wav PATH  calibration clip for the export (repeatable; default:
+                          the export's committed calibration clips)
+  --skip-export           reuse the export already in the work directory
+  --build-dir DIR         host build tree (default: build/host, shared with
+                          run_cpp_tests.sh; an existing tree is reused as it is)
+  --host-max-abs X        host test: limit against the program reference
+                          (default: ${host_max_abs})
+  --executorch-root DIR   Ethos-U test: ExecuTorch source checkout (default:
+                          \$EXECUTORCH_ROOT), set up with examples/arm/setup.sh and
+                          built with 'cmake --preset arm-baremetal' (see
+                          backends/arm/scripts/build_corstone320.sh --help)
+  --target T              Ethos-U test: ethos-u85-128 ... ethos-u85-2048
+                          (default: ${target}); the FVP gets the same MAC count
+  --fvp-timelimit S       Ethos-U test: FVP time limit per clip (default: ${fvp_timelimit})
+  --fvp-max-abs X         Ethos-U test: limit against the reference (default:
+                          ${FVP_MAX_ABS_VS_TWIN} against the device twin, ${FVP_MAX_ABS_VS_QUANTIZED} against the quantized
+                          program when there is no twin)
+  -h, --help              this text
+
+run_silero_vad_e2e_host: exports the quantized stateful model without a delegate
+(run.sh --target cpu), builds the C++ host runner, runs it on every clip and compares
+its probabilities with the same .pte run by ExecuTorch's Python runtime
+(runtime/program_reference.py): max abs error <= --host-max-abs and no decision flip
+at 0.5, for the .bin and for the serial log. The difference to the PyTorch quantized
+program (reference/<clip>.quantized.bin) is reported, not checked: ExecuTorch's CPU
+kernels round the float steps between quantize and dequantize differently from
+PyTorch, and the recurrent state carries that (up to about 1e-2 on the committed
+clips). Prints the runner's model step time per frame, pinned to one core.
+
+run_silero_vad_e2e_ethos_u: checks FVP_Corstone_SSE-320, the Arm GNU toolchain
+(Cortex-M85), the ExecuTorch checkout with its bare-metal build and the Ethos-U SDK
+first, and stops with exit 77 naming what is missing before anything long runs.
+Then exports for the NPU (run.sh --target T: program, device twin, references),
+builds the Corstone-320 image per clip (build_corstone320.sh), runs it on the FVP
+(run_fvp.sh) and compares the serial log with twin/<clip>.bin, the compiled graph on
+the TOSA reference model (limit ${FVP_MAX_ABS_VS_TWIN}: the same int graph, allowing a rounding
+difference at the CPU's quantize step carried by the state), or, when the export has
+no twin, with reference/<clip>.quantized.bin (limit ${FVP_MAX_ABS_VS_QUANTIZED}, twice the largest kernel
+rounding difference measured between the host program and PyTorch). Neither limit has
+been checked on an FVP yet: adjust with --fvp-max-abs. No decision flip at 0.5 is allowed.
+
+Exit status: 0 PASS, 1 FAIL, 2 usage error, 77 NOT RUN (a prerequisite is missing).
+EOF
+}
+
+current_test="$(basename "$0")"
+
+ootb_log() {
+  echo "${current_test}: $*"
+}
+
+ootb_fail() {
+  echo "${current_test}: FAIL: $*" >&2
+  exit "${EXIT_FAIL}"
+}
+
+ootb_usage_error() {
+  echo "$(basename "$0"): ERROR $*" >&2
+  echo "(see $(basename "$0") --help)" >&2
+  exit "${EXIT_USAGE}"
+}
+
+# Anything that fails without its own message still ends with a FAIL line.
+trap 'ootb_fail "command failed (exit $?) at line ${LINENO}: ${BASH_COMMAND}"' ERR
+
+parse_options() {
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --work-dir) work_dir="${2:?--work-dir needs a value}"; shift 2 ;;
+      --validation-wav) validation_wavs+=("${2:?--validation-wav needs a value}"); shift 2 ;;
+      --calibration-wav) calibration_wavs+=("${2:?--calibration-wav needs a value}"); shift 2 ;;
+      --skip-export) skip_export=1; shift ;;
+      --build-dir) host_build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
+      --host-max-abs) host_max_abs="${2:?--host-max-abs needs a value}"; shift 2 ;;
+      --executorch-root) executorch_root="${2:?--executorch-root needs a value}"; shift 2 ;;
+      --target) target="${2:?--target needs a value}"; shift 2 ;;
+      --fvp-timelimit) fvp_timelimit="${2:?--fvp-timelimit needs a value}"; shift 2 ;;
+      --fvp-max-abs) fvp_max_abs="${2:?--fvp-max-abs needs a value}"; shift 2 ;;
+      -h | --help) usage; exit 0 ;;
+      *) ootb_usage_error "unknown option '$1'" ;;
+    esac
+  done
+  [[ "${fvp_timelimit}" =~ ^[0-9]+$ ]] || ootb_usage_error "--fvp-timelimit needs whole seconds, got '${fvp_timelimit}'"
+  [[ "${target}" =~ ^ethos-u85-(128|256|512|1024|2048)$ ]] ||
+    ootb_usage_error "--target ${target}: the Corstone-320 has an Ethos-U85, use ethos-u85-128/256/512/1024/2048"
+  if [[ ${#validation_wavs[@]} -eq 0 ]]; then
+    validation_wavs=("${example_dir}"/data/validation/*.wav)
+  fi
+  local wav
+  for wav in "${validation_wavs[@]}" "${calibration_wavs[@]}"; do
+    [[ -f "${wav}" ]] || ootb_usage_error "no such clip: ${wav}"
+  done
+  mkdir -p "${work_dir}"
+  work_dir="$(cd "${work_dir}" && pwd)"
+}
+
+clip_name() {
+  local name
+  name="$(basename "$1")"
+  echo "${name%.*}"
+}
+
+activate_env() {
+  set +u
+  activate_python_env ${executorch_version:+"${executorch_version}"} ||
+    { set -u; ootb_fail "could not create or activate the Python environment (message above)"; }
+  set -u
+  cd "${repo_root}"
+}
+
+# export_model TARGET DIR: the example's main job into DIR (program, references, report).
+export_model() {
+  local export_target="$1" dir="$2"
+  local pte="${dir}/silero_vad_${export_target}.pte"
+  if [[ ${skip_export} -eq 1 ]]; then
+    [[ -f "${pte}" ]] || ootb_fail "--skip-export, but there is no ${pte}: run once without it"
+    ootb_log "reusing the export in ${dir}"
+    return 0
+  fi
+  local args=(--target "${export_target}" --output-dir "${dir}")
+  local wav
+  for wav in "${validation_wavs[@]}"; do args+=(--validation-wav "${wav}"); done
+  for wav in "${calibration_wavs[@]}"; do args+=(--calibration-wav "${wav}"); done
+  python -m examples.arm.silero_vad.run_silero_vad "${args[@]}" >"${dir}.export.log" 2>&1 ||
+    { tail -n 30 "${dir}.export.log" >&2; ootb_fail "export for ${export_target} failed (log: ${dir}.export.log)"; }
+  grep -E '^export: ' "${dir}.export.log" | sed "s/^/${current_test}: /" || true
+  [[ -f "${pte}" ]] || ootb_fail "the export wrote no ${pte}"
+}
+
+# compare ACTUAL REFERENCE [compare_vad_probs limits...]: prints the figures (and on
+# failure the tool's whole message); the status is the tool's.
+compare() {
+  local output status=0
+  output="$(python -m examples.arm.silero_vad.runtime.compare_vad_probs "$@" 2>&1)" || status=$?
+  if [[ ${status} -eq 0 ]]; then
+    echo "${output}" | sed -n 's/^.* vs .*: \(frames=.*\)$/\1/p'
+  else
+    echo "${output}"
+  fi
+  return "${status}"
+}
+
+run_silero_vad_e2e_host() { # export for the CPU, C++ host runner vs ExecuTorch's Python runtime
+  current_test="${FUNCNAME[0]}"
+  local start=${SECONDS}
+  local dir="${work_dir}/host"
+  local export_dir="${dir}/export"
+  local runner="${host_build_dir}/examples/arm/silero_vad/runtime/silero_vad_runner"
+  local pte="${export_dir}/silero_vad_cpu.pte"
+  mkdir -p "${dir}/program" "${dir}/runner" "${export_dir}"
+  activate_env
+
+  ootb_log "[1/4] export --target cpu of ${#validation_wavs[@]} clip(s) into ${export_dir} ($((SECONDS - start)) s)"
+  export_model cpu "${export_dir}"
+
+  ootb_log "[2/4] host runner in ${host_build_dir} ($((SECONDS - start)) s)"
+  local build_args=(--build-dir "${host_build_dir}")
+  if [[ -n "${executorch_version}" ]]; then
+    build_args+=(--executorch-version "${executorch_version}")
+  fi
+  # Without a build tree, build the runner only; an existing tree keeps its test setting
+  # (run_cpp_tests.sh builds the tests into build/host).
+  if ! grep -qs 'SILERO_VAD_BUILD_TESTS:BOOL=ON' "${host_build_dir}/CMakeCache.txt"; then
+    build_args+=(--no-tests)
+  fi
+  "${scripts_dir}/build_host_runner.sh" "${build_args[@]}" >"${dir}/build.log" 2>&1 ||
+    { tail -n 30 "${dir}/build.log" >&2; ootb_fail "building the host runner failed (log: ${dir}/build.log)"; }
+  [[ -x "${runner}" ]] || ootb_fail "no runner at ${runner} after the build"
+
+  ootb_log "[3/4] program reference: the .pte on ExecuTorch's Python runtime ($((SECONDS - start)) s)"
+  python -m examples.arm.silero_vad.runtime.program_reference "${pte}" "${validation_wavs[@]}" \
+    --output-dir "${dir}/program" >"${dir}/program.log" 2>&1 ||
+    { tail -n 20 "${dir}/program.log" >&2; ootb_fail "the program reference failed (log: ${dir}/program.log)"; }
+
+  # One core: the runner's thread pool spins, and with every core shared its frame
+  # times swing by 10x; pinned, they are steady (and the device is single-core too).
+  local pin=()
+  if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
+    pin=(taskset -c 0)
+  fi
+  ootb_log "[4/4] host runner on each clip${pin[*]:+ (${pin[*]})} ($((SECONDS - start)) s)"
+  local failures=() wav name out timing line
+  for wav in "${validation_wavs[@]}"; do
+    name="$(clip_name "${wav}")"
+    out="${dir}/runner/${name}"
+    if ! "${pin[@]}" "${runner}" --model "${pte}" --wav "${wav}" --probs-out "${out}.bin" --timing \
+      >"${out}.log" 2>"${out}.stderr"; then
+      failures+=("${name}: the runner failed: $(grep -a -m1 '^ERROR ' "${out}.log" || tail -n 1 "${out}.stderr")")
+      continue
+    fi
+    # TIMING frames=N model_step_us median=.. mean=.. min=.. max=.. first=.. total_ms=..
+    timing="$(grep -m1 '^TIMING ' "${out}.stderr" | awk '{
+      for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+      printf "median %.2f ms, mean %.2f ms, min %.2f ms, first frame %.2f ms",
+        v["median"] / 1000, v["mean"] / 1000, v["min"] / 1000, v["first"] / 1000
+    }' || true)"
+    ootb_log "${name}: $(grep -a -m1 '^DONE ' "${out}.log"); host runner time per frame: ${timing:-not reported}"
+    local reference="${dir}/program/${name}.program.bin"
+    for actual in "${out}.bin" "${out}.log"; do
+      if line="$(compare "${actual}" "${reference}" --max-abs "${host_max_abs}" --max-flips 0)"; then
+        ootb_log "  $(basename "${actual}") vs program reference: ${line}"
+      else
+        echo "${line}" | sed "s/^/${current_test}:   /" >&2
+        failures+=("${name}: $(basename "${actual}") outside max abs ${host_max_abs} / 0 flips against ${reference}")
+      fi
+    done
+    local quantized="${export_dir}/reference/${name}.quantized.bin"
+    if [[ -f "${quantized}" ]]; then
+      line="$(compare "${out}.bin" "${quantized}" || true)"
+      ootb_log "  ${name}.bin vs PyTorch quantized program (reported, not checked): ${line}"
+    else
+      ootb_log "  vs PyTorch quantized program: no ${quantized} (export reused with other clips?)"
+    fi
+  done
+
+  if [[ ${#failures[@]} -gt 0 ]]; then
+    printf '%s\n' "${failures[@]/#/${current_test}: }" >&2
+    ootb_fail "${#failures[@]} problem(s) on ${#validation_wavs[@]} clip(s) ($((SECONDS - start)) s; work dir ${dir})"
+  fi
+  ootb_log "PASS (${#validation_wavs[@]} clip(s), $((SECONDS - start)) s; work dir ${dir})"
+}
+
+# Prints one line per missing prerequisite of the Corstone-320 / FVP run. Sources
+# ExecuTorch's setup_path.sh (toolchain and FVP on PATH) when the checkout has one.
+ethos_u_missing_prerequisites() {
+  local version="${executorch_version:-${SILERO_VAD_DEFAULT_EXECUTORCH}}"
+  local setup="ExecuTorch's examples/arm/setup.sh (run in the checkout with --i-agree-to-the-contained-eula, then source examples/arm/arm-scratch/setup_path.sh)"
+  local checkout_help="git clone https://github.com/pytorch/executorch && cd executorch && git checkout v${version} && git submodule update --init --recursive; then ${setup}"
+  if [[ -z "${executorch_root}" ]]; then
+    echo "EXECUTORCH_ROOT: no ExecuTorch source checkout (set EXECUTORCH_ROOT or pass --executorch-root DIR). Get one: ${checkout_help}"
+  elif [[ ! -f "${executorch_root}/runtime/executor/program.h" ]]; then
+    echo "EXECUTORCH_ROOT=${executorch_root} is not an ExecuTorch source checkout (no runtime/executor/program.h). Get one: ${checkout_help}"
+  else
+    local setup_path
+    for setup_path in "${executorch_root}/examples/arm/arm-scratch/setup_path.sh" \
+      "${executorch_root}/examples/arm/ethos-u-scratch/setup_path.sh"; do
+      if [[ -f "${setup_path}" ]]; then
+        set +u
+        # shellcheck disable=SC1090
+        source "${setup_path}" >/dev/null 2>&1 || true
+        set -u
+        break
+      fi
+    done
+    if [[ ! -f "${executorch_root}/cmake-out-arm/lib/libexecutorch.a" ||
+      ! -f "${executorch_root}/cmake-out-arm/lib/libexecutorch_delegate_ethos_u.a" ]]; then
+      echo "ExecuTorch for bare metal is not built in ${executorch_root}/cmake-out-arm: in ${executorch_root} run cmake --preset arm-baremetal -DCMAKE_BUILD_TYPE=Release -B cmake-out-arm && cmake --build cmake-out-arm --target install -j\$(nproc)"
+    fi
+    if [[ ! -d "${executorch_root}/examples/arm/arm-scratch/ethos-u/core_platform/targets/corstone-320" &&
+      ! -d "${executorch_root}/examples/arm/ethos-u-scratch/ethos-u/core_platform/targets/corstone-320" ]]; then
+      echo "Ethos-U SDK (core_platform, corstone-320 target) not found under ${executorch_root}/examples/arm/arm-scratch: ${setup} downloads it"
+    fi
+  fi
+
+  local fvp="${FVP:-$(command -v FVP_Corstone_SSE-320 || true)}"
+  if [[ -z "${fvp}" || ! -x "${fvp}" ]]; then
+    local where="not found on PATH"
+    [[ -z "${FVP:-}" ]] || where="FVP=${FVP} is not an executable"
+    echo "FVP_Corstone_SSE-320: ${where}. ${setup} installs it; or install the Corstone-320 FVP from developer.arm.com (Arm Ecosystem FVPs) and put it on PATH or set FVP=/path/to/FVP_Corstone_SSE-320"
+  fi
+
+  if ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+    echo "Arm GNU toolchain: arm-none-eabi-gcc not found. ${setup} installs it; or get the Arm GNU Toolchain 13.3 or newer (arm-none-eabi) from developer.arm.com and put its bin/ on PATH"
+  elif ! echo "" | arm-none-eabi-gcc -mcpu=cortex-m85 -x c -c -o /dev/null - 2>/dev/null; then
+    echo "Arm GNU toolchain: $(command -v arm-none-eabi-gcc) ($(arm-none-eabi-gcc -dumpversion)) does not know -mcpu=cortex-m85 (Debian's gcc-arm-none-eabi is too old). ${setup} installs a newer one; or get the Arm GNU Toolchain 13.3 or newer from developer.arm.com and put its bin/ first on PATH"
+  fi
+}
+
+run_silero_vad_e2e_ethos_u() { # export for Ethos-U85, Corstone-320 image on the FVP vs the device twin
+  current_test="${FUNCNAME[0]}"
+  local start=${SECONDS}
+  local missing
+  missing="$(ethos_u_missing_prerequisites)"
+  if [[ -n "${missing}" ]]; then
+    {
+      echo "${current_test}: NOT RUN: missing prerequisites for the Corstone-320 FVP run:"
+      echo "${missing}" | sed 's/^/  - /'
+      echo "${current_test}: nothing was exported or built; exit ${EXIT_NOT_RUN} (not a PASS)"
+    } >&2
+    exit "${EXIT_NOT_RUN}"
+  fi
+  # Same again in this shell: ethos_u_missing_prerequisites ran in a subshell.
+  local setup_path
+  for setup_path in "${executorch_root}/examples/arm/arm-scratch/setup_path.sh" \
+    "${executorch_root}/examples/arm/ethos-u-scratch/setup_path.sh"; do
+    if [[ -f "${setup_path}" ]]; then
+      set +u
+      # shellcheck disable=SC1090
+      source "${setup_path}" >/dev/null 2>&1 || true
+      set -u
+      break
+    fi
+  done
+  local fvp="${FVP:-$(command -v FVP_Corstone_SSE-320)}"
+  local num_macs="${target##*-}"
+  local dir="${work_dir}/ethos_u"
+  local export_dir="${dir}/export"
+  local pte="${export_dir}/silero_vad_${target}.pte"
+  local build_dir="${dir}/corstone320"
+  mkdir -p "${export_dir}" "${dir}/fvp"
+  activate_env
+
+  ootb_log "[1/3] export --target ${target} (+ device twin) of ${#validation_wavs[@]} clip(s) into ${export_dir} ($((SECONDS - start)) s)"
+  export_model "${target}" "${export_dir}"
+
+  local failures=() wav name clip_dir reference limit line
+  local index=0
+  for wav in "${validation_wavs[@]}"; do
+    index=$((index + 1))
+    name="$(clip_name "${wav}")"
+    clip_dir="${dir}/fvp/${name}"
+    mkdir -p "${clip_dir}"
+    ootb_log "[2/3] clip ${index}/${#validation_wavs[@]} ${name}: Corstone-320 image ($((SECONDS - start)) s)"
+    if ! "${scripts_dir}/build_corstone320.sh" --executorch-root "${executorch_root}" \
+      --pte "${pte}" --wav "${wav}" --build-dir "${build_dir}" --npu-config "${target}" \
+      >"${clip_dir}/build.log" 2>&1; then
+      tail -n 30 "${clip_dir}/build.log" >&2
+      ootb_fail "${name}: build_corstone320.sh failed (log: ${clip_dir}/build.log)"
+    fi
+    ootb_log "[3/3] clip ${index}/${#validation_wavs[@]} ${name}: FVP run, time limit ${fvp_timelimit} s ($((SECONDS - start)) s)"
+    cp "${build_dir}/silero_vad_corstone320.elf" "${clip_dir}/"
+    if ! "${scripts_dir}/run_fvp.sh" --elf "${clip_dir}/silero_vad_corstone320.elf" --fvp "${fvp}" \
+      --num-macs "${num_macs}" --timelimit "${fvp_timelimit}" --log "${clip_dir}/fvp_uart.log" \
+      >"${clip_dir}/run_fvp.out" 2>&1; then
+      tail -n 20 "${clip_dir}/run_fvp.out" >&2
+      failures+=("${name}: the FVP run did not finish with DONE (log: ${clip_dir}/fvp_uart.log)")
+      continue
+    fi
+    ootb_log "${name}: $(grep -a -m1 '^DONE ' "${clip_dir}/fvp_protocol.log")"
+    reference="${export_dir}/twin/${name}.bin"
+    limit="${fvp_max_abs:-${FVP_MAX_ABS_VS_TWIN}}"
+    if [[ ! -f "${reference}" ]]; then
+      reference="${export_dir}/reference/${name}.quantized.bin"
+      limit="${fvp_max_abs:-${FVP_MAX_ABS_VS_QUANTIZED}}"
+    fi
+    [[ -f "${reference}" ]] || { failures+=("${name}: no twin or quantized reference in ${export_dir}"); continue; }
+    if line="$(compare "${clip_dir}/fvp_protocol.log" "${reference}" --max-abs "${limit}" --max-flips 0)"; then
+      ootb_log "  vs $(basename "$(dirname "${reference}")")/$(basename "${reference}"): ${line}"
+    else
+      echo "${line}" | sed "s/^/${current_test}:   /" >&2
+      failures+=("${name}: FVP log outside max abs ${limit} / 0 flips against ${reference}")
+    fi
+    local quantized="${export_dir}/reference/${name}.quantized.bin"
+    if [[ "${reference}" != "${quantized}" && -f "${quantized}" ]]; then
+      line="$(compare "${clip_dir}/fvp_protocol.log" "${quantized}" || true)"
+      ootb_log "  vs PyTorch quantized program (reported, not checked): ${line}"
+    fi
+  done
+
+  if [[ ${#failures[@]} -gt 0 ]]; then
+    printf '%s\n' "${failures[@]/#/${current_test}: }" >&2
+    ootb_fail "${#failures[@]} problem(s) on ${#validation_wavs[@]} clip(s) ($((SECONDS - start)) s; work dir ${dir})"
+  fi
+  ootb_log "PASS (${#validation_wavs[@]} clip(s) on FVP_Corstone_SSE-320 U85-${num_macs}, $((SECONDS - start)) s; work dir ${dir})"
+}
+
+# --- Dispatch ---
+all_tests=(run_silero_vad_e2e_host run_silero_vad_e2e_ethos_u)
+tests=("${all_tests[@]}")
+if [[ $# -gt 0 && "$1" != -* ]]; then
+  if [[ "$1" != run_* ]] || ! declare -F "$1" >/dev/null; then
+    ootb_usage_error "unknown test '$1'; one of: ${all_tests[*]}"
+  fi
+  tests=("$1")
+  shift
+fi
+parse_options "$@"
+for test_name in "${tests[@]}"; do
+  "${test_name}"
+done
