@@ -1,0 +1,105 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""Silero VAD's STFT magnitude, rewritten for the NPU and for integer arithmetic.
+
+It computes the same numbers as ``StftMagnitude`` (float max diff ~1e-5), in three steps:
+
+1. Framing without a pad. The official front end reflect-pads the 576-sample frame to 640
+   and convolves it with a 256-tap basis at stride 128: a one-channel strided convolution
+   that Ethos-U runs as slow depthwise passes, plus dozens of copies for the pad. Here the
+   four 256-sample windows are cut with a reshape and a concat, and the 64 reflected
+   samples of the last window are one reverse of the frame's end.
+2. Half the basis. The windowed DFT basis is even (real rows) and odd (imaginary rows)
+   around sample 128, so ``x[n] + x[256-n]`` and ``x[n] - x[256-n]`` (one reverse, an add
+   and a subtract) meet a 129x128 and a 129x127 matrix instead of the 258x256 basis:
+   half the weights to stream from memory on every frame.
+3. A magnitude that survives quantization. ``sqrt(re^2 + im^2)`` squares the spectrum, so
+   with a per-tensor scale sized for loud speech every small power rounds to zero. For
+   each level ``a`` the magnitude is also computed from ``clamp(re, -a, a)`` and
+   ``clamp(im, -a, a)``, which get their own, finer, quantization, and used where the
+   magnitude is below ``a``: there the clamps change nothing, so in float it is exactly
+   the same magnitude.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from examples.arm.silero_vad.model_export.silero_vad_model import (
+    FRAME_SAMPLES,
+    STFT_BINS,
+    STFT_FILTER_LENGTH,
+    STFT_HOP,
+    STFT_RIGHT_PAD,
+    StftMagnitude,
+)
+
+_WINDOWS = (FRAME_SAMPLES + STFT_RIGHT_PAD - STFT_FILTER_LENGTH) // STFT_HOP + 1  # 4
+_HALF = STFT_FILTER_LENGTH // 2  # 128: the basis is symmetric around this sample
+DEFAULT_MAGNITUDE_LEVELS = (0.3,)
+
+
+def _check_symmetry(real: torch.Tensor, imag: torch.Tensor) -> None:
+    """The fold is exact only for an even real and an odd imaginary basis (a symmetric window)."""
+    tail = slice(1, None)
+    even = torch.allclose(real[:, tail], real[:, tail].flip(1), atol=1e-7)
+    odd = torch.allclose(imag[:, tail], -imag[:, tail].flip(1), atol=1e-7)
+    first_column_zero = not real[:, 0].any() and not imag[:, 0].any()
+    if not (even and odd and first_column_zero):
+        raise ValueError("STFT basis is not symmetric around its centre: cannot fold it")
+
+
+class FramedStftMagnitude(nn.Module):
+    """``StftMagnitude`` as reshape/reverse/add and two small fully connected layers."""
+
+    def __init__(
+        self,
+        forward_basis: torch.Tensor,
+        magnitude_levels: tuple[float, ...] = DEFAULT_MAGNITUDE_LEVELS,
+    ) -> None:
+        super().__init__()
+        basis = forward_basis[:, 0, :]  # (258, 256)
+        real, imag = basis[:STFT_BINS], basis[STFT_BINS:]
+        _check_symmetry(real, imag)
+        self.magnitude_levels = tuple(sorted(magnitude_levels, reverse=True))
+        # Inputs: x[n] + x[256-n] for n = 1..127, then x[128] (weight real[:, 128]).
+        self.even = nn.Linear(_HALF, STFT_BINS, bias=False)
+        # Inputs: x[n] - x[256-n] for n = 1..127 (imag[:, 128] is zero).
+        self.odd = nn.Linear(_HALF - 1, STFT_BINS, bias=False)
+        with torch.no_grad():
+            self.even.weight.copy_(real[:, 1 : _HALF + 1])
+            self.odd.weight.copy_(imag[:, 1:_HALF])
+
+    @classmethod
+    def from_stft(
+        cls, stft: StftMagnitude, magnitude_levels: tuple[float, ...] = DEFAULT_MAGNITUDE_LEVELS
+    ) -> FramedStftMagnitude:
+        return cls(stft.forward_basis, magnitude_levels)
+
+    def windows(self, frame: torch.Tensor) -> torch.Tensor:
+        """(4, 256): the windows the strided convolution saw, reflect pad included."""
+        hops = frame[:, : _WINDOWS * STFT_HOP].reshape(_WINDOWS, STFT_HOP)
+        first = torch.cat([hops[:-1], hops[1:]], dim=1)  # windows 0, 1, 2
+        # Reflect pad: padded[576 + k] = frame[574 - k], k = 0..63.
+        reflected = frame[:, FRAME_SAMPLES - 1 - STFT_RIGHT_PAD : FRAME_SAMPLES - 1].flip(1)
+        last = torch.cat([frame[:, (_WINDOWS - 1) * STFT_HOP :], reflected], dim=1)
+        return torch.cat([first, last], dim=0)
+
+    def forward(self, frame: torch.Tensor) -> torch.Tensor:
+        windows = self.windows(frame)
+        mirrored = windows.flip(1)[:, : _HALF - 1]  # x[256 - n] for n = 1..127
+        head = windows[:, 1:_HALF]  # x[n] for n = 1..127
+        even_part = torch.cat([head + mirrored, windows[:, _HALF : _HALF + 1]], dim=1)
+        real = self.even(even_part)  # (4, 129)
+        imag = self.odd(head - mirrored)  # (4, 129)
+        magnitude = torch.sqrt(real * real + imag * imag)
+        for level in self.magnitude_levels:
+            small_real = torch.clamp(real, -level, level)
+            small_imag = torch.clamp(imag, -level, level)
+            small = torch.sqrt(small_real * small_real + small_imag * small_imag)
+            magnitude = torch.where(magnitude < level, small, magnitude)
+        return magnitude.transpose(0, 1).unsqueeze(0)  # (1, 129, 4) like the conv STFT
