@@ -50,6 +50,13 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     write_report,
 )
 from examples.arm.silero_vad.model_export.lowering import CPU_TARGET, DEFAULT_NPU_TARGET
+from examples.arm.silero_vad.model_export.model_config import (
+    ACTIVATIONS,
+    DEFAULT_CONFIG,
+    FRONT_ENDS,
+    STATE_DTYPES,
+    ModelConfig,
+)
 from examples.arm.silero_vad.runtime.compare_vad_probs import DEFAULT_THRESHOLD, ComparisonError
 from examples.arm.silero_vad.runtime.device_twin import TwinError, run_twin
 
@@ -73,7 +80,7 @@ def _probability(text: str) -> float:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="run.sh",
-        description="Export Silero VAD as a stateful int8 ExecuTorch program for Ethos-U85, "
+        description="Export Silero VAD as a stateful quantized ExecuTorch program for Ethos-U85, "
         "run the device twin on the validation clips and report its accuracy against the "
         "quantized program and the float model (report.json, report.md, plots/).",
     )
@@ -114,7 +121,43 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         f"(default: {DEFAULT_THRESHOLD}); segments always use silero-vad's defaults",
     )
     parser.add_argument("--output-dir", type=Path, default=Path("out/silero_vad"))
+    model = parser.add_argument_group(
+        "model arrangement and precision (defaults: the accurate configuration; "
+        "--front-end conv --activations int8 --state-dtype int8 is the plain recipe)"
+    )
+    model.add_argument("--front-end", choices=FRONT_ENDS, default=DEFAULT_CONFIG.front_end)
+    model.add_argument(
+        "--magnitude-levels",
+        type=_levels,
+        default=DEFAULT_CONFIG.magnitude_levels,
+        help="comma-separated clamp levels of the framed front end's magnitude, or 'none' "
+        f"(default: {','.join(map(str, DEFAULT_CONFIG.magnitude_levels))})",
+    )
+    model.add_argument(
+        "--activations",
+        choices=ACTIVATIONS,
+        default=DEFAULT_CONFIG.activations,
+        help="int16 (a16w8) or int8 (a8w8) activations",
+    )
+    model.add_argument("--state-dtype", choices=STATE_DTYPES, default=DEFAULT_CONFIG.state_dtype)
     return parser.parse_args(argv)
+
+
+def _levels(text: str) -> tuple[float, ...]:
+    if text == "none":
+        return ()
+    try:
+        levels = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected numbers like 1.2,0.25") from None
+    if not all(level > 0 for level in levels):
+        raise argparse.ArgumentTypeError(f"{text!r}: levels must be positive")
+    return levels
+
+
+def model_config(args: argparse.Namespace) -> ModelConfig:
+    levels = args.magnitude_levels if args.front_end == "framed" else ()
+    return ModelConfig(args.front_end, levels, args.activations, args.state_dtype)
 
 
 def _vela_sections(prefix: str) -> list[str]:
@@ -245,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
             target=args.target,
             system_config=args.system_config,
             memory_mode=args.memory_mode,
+            model=model_config(args),
         )
         print(
             f"exporting for {args.target} (calibration: {len(options.calibration_wavs)} "

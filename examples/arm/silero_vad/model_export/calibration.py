@@ -37,17 +37,18 @@ def _progress(label: str, stream: AudioStream, index: int, total: int) -> None:
 
 @torch.no_grad()
 def calibrate_state_quantization(
-    model: SileroVAD, streams: Sequence[AudioStream]
+    model: SileroVAD, streams: Sequence[AudioStream], dtype: str = "int16"
 ) -> StateQuantization:
-    """qparams of the int8 state from the float model's h and c ranges over the streams."""
-    low, high = float("inf"), float("-inf")
+    """qparams of the state from the float model's largest |h| and |c| over the streams."""
+    h_bound = c_bound = 0.0
     for index, stream in enumerate(streams):
         _progress("state range", stream, index, len(streams))
         state = zero_state()
         for frame in torch.from_numpy(stream.frames):
             _, state = model(frame.unsqueeze(0), state)
-            low, high = min(low, state.min().item()), max(high, state.max().item())
-    return StateQuantization.from_range(low, high)
+            h_bound = max(h_bound, state[0].abs().max().item())
+            c_bound = max(c_bound, state[1].abs().max().item())
+    return StateQuantization.from_bounds(h_bound, c_bound, dtype)
 
 
 @torch.no_grad()

@@ -32,6 +32,12 @@ from examples.arm.silero_vad.model_export.lowering import (
     make_compile_spec,
     quantize_silero_vad,
 )
+from examples.arm.silero_vad.model_export.model_config import (
+    DEFAULT_CONFIG,
+    ModelConfig,
+    build_float_model,
+    quantization_config,
+)
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
@@ -54,6 +60,7 @@ class ExportOptions:
     target: str = QUANTIZATION_TARGET
     system_config: str = DEFAULT_SYSTEM_CONFIG
     memory_mode: str = DEFAULT_MEMORY_MODE
+    model: ModelConfig = DEFAULT_CONFIG
 
 
 @dataclass
@@ -97,8 +104,10 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
     start = time.monotonic()
 
     float_model = SileroVAD.from_silero_package()
-    state_quantization = calibrate_state_quantization(float_model, calibration)
-    stateful = StatefulSileroVAD(SileroVAD.from_silero_package(), state_quantization)
+    state_quantization = calibrate_state_quantization(
+        float_model, calibration, options.model.state_dtype
+    )
+    stateful = StatefulSileroVAD(build_float_model(options.model), state_quantization)
 
     on_npu = options.target != CPU_TARGET
     vela_dir = output_dir / "vela"
@@ -110,7 +119,7 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
         options.memory_mode,
         vela_dir if on_npu else None,
     )
-    quantized = quantize_silero_vad(stateful, calibration, spec)
+    quantized = quantize_silero_vad(stateful, calibration, spec, quantization_config(options.model))
     program = lower(quantized, example_inputs(), spec if on_npu else None)
     export_seconds = time.monotonic() - start
 
@@ -137,6 +146,7 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
         "export_seconds": round(export_seconds, 1),
         "delegates": program_summary.delegates,
         "portable_ops": program_summary.operator_calls,
+        "model": options.model.to_dict(),
         "state_qparams": state_quantization.to_dict(),
         "calibration_clips": [str(s.path) for s in calibration],
         "validation_clips": [str(s.path) for s in validation],

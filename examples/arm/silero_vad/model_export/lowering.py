@@ -17,6 +17,7 @@ a delegate, for the host runtime.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from pathlib import Path
 
 import executorch.kernels.quantized  # noqa: F401  (registers the q/dq out variants)
@@ -31,7 +32,9 @@ from executorch.exir import (
 )
 from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPass
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
+from backends.arm._passes.preserve_mutable_buffers_pass import mutable_buffers
 from backends.arm._passes.stateful_arm_pass_manager import use_stateful_arm_pass_manager
 from backends.arm.ethosu.stateful_ethos_u_partitioner import StatefulEthosUPartitioner
 from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulEthosUQuantizer
@@ -67,13 +70,14 @@ def quantize(
     inputs: tuple[torch.Tensor, ...],
     calibrate: Callable[[torch.nn.Module], None],
     compile_spec: EthosUCompileSpec,
+    config: QuantizationConfig | None = None,
 ) -> torch.fx.GraphModule:
-    """int8 PT2E quantization; ``calibrate`` feeds data through the prepared model."""
+    """PT2E quantization (default int8); ``calibrate`` feeds data through the prepared model."""
     exported = torch.export.export(model.eval(), inputs)
     # check_guards=False: a _guards_fn call_module would be rejected by the Arm passes.
     graph_module = exported.module(check_guards=False)
     quantizer = StatefulEthosUQuantizer(compile_spec)
-    quantizer.set_global(get_symmetric_quantization_config())
+    quantizer.set_global(config or get_symmetric_quantization_config())
     prepared = prepare_pt2e(graph_module, quantizer)
     calibrate(prepared)
     return convert_pt2e(prepared)
@@ -83,6 +87,7 @@ def quantize_silero_vad(
     model: StatefulSileroVAD,
     calibration_streams: Sequence[AudioStream],
     compile_spec: EthosUCompileSpec,
+    config: QuantizationConfig | None = None,
 ) -> torch.fx.GraphModule:
     """The stateful Silero VAD, calibrated stream by stream on real audio."""
     return quantize(
@@ -90,7 +95,48 @@ def quantize_silero_vad(
         example_inputs(),
         lambda prepared: calibrate_observers(prepared, calibration_streams),
         compile_spec,
+        config,
     )
+
+
+def fold_weight_dequantize(graph_module: torch.fx.GraphModule) -> torch.fx.GraphModule:
+    """Replaces dequantize ops on constant weights and biases by the floats they produce.
+
+    For the host program only: executorch 1.4.1's portable kernels return wrong values
+    for a quantized linear/conv whose int8 weight and int32 bias are dequantized in the
+    program (measured: half the output channels of a Linear(16, 8) saturate), while the
+    same layer with the dequantized floats as constants is exact. The arithmetic is the
+    one the quantized program describes: weights are the int8 values times their scales.
+    """
+    graph = graph_module.graph
+    written = {str(b.name) for b in mutable_buffers(graph_module)}
+    for node in list(graph.nodes):
+        if node.op != "call_function" or node.target not in _WEIGHT_DEQUANTIZE:
+            continue
+        tensors = node.args[: _WEIGHT_DEQUANTIZE[node.target]]
+        if not all(
+            isinstance(a, torch.fx.Node) and a.op == "get_attr" and a.target not in written
+            for a in tensors
+        ):
+            continue
+        values = [attrgetter(str(a.target))(graph_module) for a in tensors]
+        folded = node.target(*values, *node.args[len(tensors) :])
+        name = f"{node.name}_folded"
+        graph_module.register_buffer(name, folded)
+        with graph.inserting_before(node):
+            constant = graph.get_attr(name)
+        node.replace_all_uses_with(constant)
+        graph.erase_node(node)
+    graph.eliminate_dead_code()
+    graph_module.recompile()
+    return graph_module
+
+
+# Dequantize ops whose leading tensor arguments are constants when they read a weight.
+_WEIGHT_DEQUANTIZE = {
+    torch.ops.quantized_decomposed.dequantize_per_channel.default: 3,
+    torch.ops.quantized_decomposed.dequantize_per_tensor.default: 1,
+}
 
 
 def lower(
@@ -105,6 +151,8 @@ def lower(
     """
     if STATE_BUFFER in dict(quantized.named_buffers()):
         reset_state(quantized)  # calibration left its last state in the buffer
+    if compile_spec is None:
+        quantized = fold_weight_dequantize(quantized)
     exported = torch.export.export(quantized, inputs)
     partitioners = [] if compile_spec is None else [StatefulEthosUPartitioner(compile_spec)]
     with use_stateful_arm_pass_manager():

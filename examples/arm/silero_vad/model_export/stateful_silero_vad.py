@@ -3,13 +3,14 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Silero VAD that owns its recurrent state, as an int8 buffer, for export.
+"""Silero VAD that owns its recurrent state, as an integer buffer, for export.
 
 On the device the program keeps ``[h, c]`` between calls, so the runtime only feeds
-audio and reads a probability. The state is stored as int8 and crosses the model
-boundary through an explicit dequantize (read) and quantize (write) with fixed,
-calibrated qparams: the Arm quantizer then sees an ordinary int8 tensor and keeps both
-conversions inside the NPU delegate, instead of re-observing hand-made rounding on the CPU.
+audio and reads a probability. The state is stored as integers (int16 by default, int8
+on request) and crosses the model boundary through an explicit dequantize (read) and
+quantize (write) with fixed, calibrated qparams: the Arm quantizer then sees an ordinary
+quantized tensor and keeps both conversions inside the NPU delegate, instead of
+re-observing hand-made rounding on the CPU.
 """
 
 from __future__ import annotations
@@ -24,43 +25,69 @@ from torch import nn
 from examples.arm.silero_vad.model_export.silero_vad_model import STATE_SHAPE, SileroVAD
 
 STATE_BUFFER = "state"
-_QMIN, _QMAX = -128, 127
 _dequantize = torch.ops.quantized_decomposed.dequantize_per_tensor.default
 _quantize = torch.ops.quantized_decomposed.quantize_per_tensor.default
+STATE_DTYPES = {"int8": torch.int8, "int16": torch.int16}
 
 
 @dataclass(frozen=True)
 class StateQuantization:
-    """Symmetric int8 qparams of the ``[h, c]`` state (zero point 0: zeros stay zeros)."""
+    """Symmetric qparams of the state, one scale for h and one for c (zero point 0).
 
-    scale: float
-    zero_point: int = 0
+    h = o * tanh(c) stays in (-1, 1) while c grows to tens, so a shared scale would leave
+    h a handful of levels; a zero point of 0 keeps the all-zero buffer an all-zero state.
+    """
+
+    h_scale: float
+    c_scale: float
+    dtype: str = "int16"
 
     @classmethod
-    def from_range(cls, low: float, high: float) -> StateQuantization:
-        bound = max(abs(low), abs(high))
-        if not bound > 0:
-            raise ValueError(f"state range [{low}, {high}] is empty: calibration saw no audio?")
-        return cls(scale=bound / _QMAX)
+    def from_bounds(cls, h_bound: float, c_bound: float, dtype: str = "int16") -> StateQuantization:
+        if dtype not in STATE_DTYPES:
+            raise ValueError(f"state dtype {dtype!r}: expected one of {sorted(STATE_DTYPES)}")
+        if not (h_bound > 0 and c_bound > 0):
+            raise ValueError(f"state bounds h={h_bound} c={c_bound}: calibration saw no audio?")
+        qmax = torch.iinfo(STATE_DTYPES[dtype]).max
+        return cls(h_scale=h_bound / qmax, c_scale=c_bound / qmax, dtype=dtype)
 
-    def to_dict(self) -> dict[str, float | int]:
-        return {**asdict(self), "dtype": "int8", "qmin": _QMIN, "qmax": _QMAX}
+    @property
+    def torch_dtype(self) -> torch.dtype:
+        return STATE_DTYPES[self.dtype]
+
+    @property
+    def qmin_qmax(self) -> tuple[int, int]:
+        info = torch.iinfo(self.torch_dtype)
+        return info.min, info.max
+
+    def to_dict(self) -> dict[str, float | int | str]:
+        qmin, qmax = self.qmin_qmax
+        return {**asdict(self), "zero_point": 0, "qmin": qmin, "qmax": qmax}
 
 
 class StatefulSileroVAD(nn.Module):
-    """``forward(frame) -> probability``; ``[h, c]`` lives in the int8 buffer ``state``."""
+    """``forward(frame) -> probability``; ``[h, c]`` lives in the integer buffer ``state``."""
 
     def __init__(self, model: SileroVAD, state_quantization: StateQuantization) -> None:
         super().__init__()
         self.model = model
         self.state_quantization = state_quantization
-        self.register_buffer(STATE_BUFFER, torch.zeros(STATE_SHAPE, dtype=torch.int8))
+        zeros = torch.zeros(STATE_SHAPE, dtype=state_quantization.torch_dtype)
+        self.register_buffer(STATE_BUFFER, zeros)
 
     def forward(self, frame: torch.Tensor) -> torch.Tensor:
         q = self.state_quantization
-        state = _dequantize(self.state, q.scale, q.zero_point, _QMIN, _QMAX, torch.int8)
-        probability, h, c = self.model.step(frame, state[0], state[1])
-        new_state = _quantize(torch.stack([h, c]), q.scale, q.zero_point, _QMIN, _QMAX, torch.int8)
+        qmin, qmax = q.qmin_qmax
+        dtype = q.torch_dtype
+        h = _dequantize(self.state[0], q.h_scale, 0, qmin, qmax, dtype)
+        c = _dequantize(self.state[1], q.c_scale, 0, qmin, qmax, dtype)
+        probability, h_next, c_next = self.model.step(frame, h, c)
+        new_state = torch.stack(
+            [
+                _quantize(h_next, q.h_scale, 0, qmin, qmax, dtype),
+                _quantize(c_next, q.c_scale, 0, qmin, qmax, dtype),
+            ]
+        )
         self.state.copy_(new_state)
         return probability
 
