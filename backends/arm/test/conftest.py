@@ -17,6 +17,7 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportResult,
     export_silero_vad,
 )
+from examples.arm.silero_vad.model_export.model_config import ModelConfig
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -55,5 +56,22 @@ def silero_u85_export(
             calibration_wavs=calibration_wavs,
             validation_wavs=validation_wavs,
             output_dir=tmp_path_factory.mktemp("silero_u85"),
+        )
+    )
+
+
+@pytest.fixture(scope="session")
+def silero_u85_int8_export(
+    tmp_path_factory: pytest.TempPathFactory,
+    calibration_wavs: list[Path],
+    validation_wavs: list[Path],
+) -> ExportResult:
+    """The framed model with int8 activations and state: every table is exact in int8."""
+    return export_silero_vad(
+        ExportOptions(
+            calibration_wavs=calibration_wavs,
+            validation_wavs=validation_wavs[:1],
+            output_dir=tmp_path_factory.mktemp("silero_u85_int8"),
+            model=ModelConfig(magnitude_levels=(), activations="int8", state_dtype="int8"),
         )
     )

@@ -3,7 +3,7 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""The device twin (compiled TOSA on the reference model) runs the exported int8 program."""
+"""The device twin (compiled TOSA on the reference model) runs the exported program."""
 
 from __future__ import annotations
 
@@ -25,16 +25,20 @@ from examples.arm.silero_vad.runtime.device_twin import run_twin
 from examples.arm.silero_vad.runtime.serial_protocol import parse_protocol
 from examples.arm.silero_vad.runtime.speech_segmenter import speech_segments
 
+# The default model has 16-bit activations. The NPU evaluates sigmoid, tanh and sqrt on
+# int16 through TOSA TABLE, which interpolates linearly between 513 entries, while the
+# PyTorch quantized program evaluates the exact function; the recurrent state carries
+# those differences over frames, where an LSTM near a gate's threshold can amplify them
+# for a few frames. Measured on the committed clips: max 0.147 (one frame), mean 0.0048,
+# no decision flip. The int8 configuration below has no interpolation and is bit exact.
+INT16_MAX_ABS = 0.2
+INT16_MEAN_ABS = 0.006
 
-def test_device_twin_equals_quantized_program_tosa_u85(
-    silero_u85_export: ExportResult, tmp_path: Path
-) -> None:
-    """Bit exact: the delegate's TOSA and the host's quantized program do the same int8
-    arithmetic, and the twin re-uses the program's own I/O qparams, so any difference is
-    a lowering or state-handling bug, not rounding."""
-    export_dir = silero_u85_export.pte_path.parent
-    streams = silero_u85_export.validation_streams
-    twin = run_twin(tosa_path(export_dir), silero_u85_export.pte_path, streams, tmp_path)
+
+def _check_twin(export: ExportResult, tmp_path: Path, max_abs: float, mean_abs: float) -> None:
+    export_dir = export.pte_path.parent
+    streams = export.validation_streams
+    twin = run_twin(tosa_path(export_dir), export.pte_path, streams, tmp_path)
     assert sorted(twin) == sorted(stream.name for stream in streams)
     for stream in streams:
         quantized_bin = reference_path(export_dir, stream.name, "quantized")
@@ -42,13 +46,30 @@ def test_device_twin_equals_quantized_program_tosa_u85(
             twin[stream.name], read_probabilities(quantized_bin), actual_name=stream.name
         )
         assert comparison.frames == stream.num_frames
-        check_limits(comparison, max_abs=0.0, max_flips=0)
+        check_limits(comparison, max_abs=max_abs, mean_abs=mean_abs, max_flips=0)
 
         # The serial log carries the same values (6 decimals) and the segments of them.
         log_path = tmp_path / "twin" / f"{stream.name}.log"
-        check_limits(compare_files(log_path, quantized_bin), max_abs=5e-7, max_flips=0)
+        twin_bin = tmp_path / "twin" / f"{stream.name}.bin"
+        check_limits(compare_files(log_path, twin_bin), max_abs=5e-7, max_flips=0)
         log = parse_protocol(log_path.read_bytes(), str(log_path))
         expected = speech_segments(twin[stream.name], stream.num_samples)
         assert log.segments_s == [
             (round(start / SAMPLE_RATE, 3), round(end / SAMPLE_RATE, 3)) for start, end in expected
         ]
+
+
+def test_device_twin_follows_quantized_program_int16_tosa_u85(
+    silero_u85_export: ExportResult, tmp_path: Path
+) -> None:
+    assert silero_u85_export.report["model"]["activations"] == "int16"
+    _check_twin(silero_u85_export, tmp_path, INT16_MAX_ABS, INT16_MEAN_ABS)
+
+
+def test_device_twin_equals_quantized_program_int8_tosa_u85(
+    silero_u85_int8_export: ExportResult, tmp_path: Path
+) -> None:
+    """Bit exact: with int8 tables the delegate's TOSA and the quantized program do the
+    same integer arithmetic, and the twin uses the program's own I/O qparams, so any
+    difference is a lowering or state-handling bug, not rounding."""
+    _check_twin(silero_u85_int8_export, tmp_path, max_abs=0.0, mean_abs=0.0)
