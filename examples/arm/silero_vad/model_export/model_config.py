@@ -62,6 +62,14 @@ RECIPE_CONFIG = ModelConfig(
     front_end="conv", magnitude_levels=(), activations="int8", state_dtype="int8"
 )
 
+# The configurations the benchmarks compare, by name.
+NAMED_CONFIGS = {
+    "recipe": RECIPE_CONFIG,
+    "framed-int8": ModelConfig(magnitude_levels=(), activations="int8", state_dtype="int8"),
+    "framed-int16-int8-state": ModelConfig(state_dtype="int8"),
+    "default": DEFAULT_CONFIG,
+}
+
 
 def build_float_model(config: ModelConfig) -> SileroVAD:
     """The official weights in the arrangement ``config`` asks for (same float function)."""
