@@ -16,6 +16,9 @@ a delegate, for the host runtime.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import logging
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from pathlib import Path
@@ -46,6 +49,8 @@ from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     StatefulSileroVAD,
     reset_state,
 )
+
+logger = logging.getLogger(__name__)
 
 CPU_TARGET = "cpu"
 DEFAULT_NPU_TARGET = "ethos-u85-256"
@@ -155,12 +160,15 @@ def lower(
         quantized = fold_weight_dequantize(quantized)
     exported = torch.export.export(quantized, inputs)
     partitioners = [] if compile_spec is None else [StatefulEthosUPartitioner(compile_spec)]
-    with use_stateful_arm_pass_manager():
+    # Vela prints its network summary on stdout; keep it out of the caller's output.
+    vela_output = io.StringIO()
+    with use_stateful_arm_pass_manager(), contextlib.redirect_stdout(vela_output):
         edge = to_edge_transform_and_lower(
             exported,
             partitioner=partitioners,
             compile_config=EdgeCompileConfig(_check_ir_validity=False),
         )
+    logger.debug("lowering output:\n%s", vela_output.getvalue())
     # Serialize the state's initial value (zeros); otherwise only its shape is stored.
     return edge.to_executorch(
         ExecutorchBackendConfig(passes=[InitializedMutableBufferPass([STATE_BUFFER])])
