@@ -12,6 +12,9 @@ from executorch.backends.arm._passes.arm_pass import ArmPass
 from torch.export import ExportedProgram
 from torch.fx.passes.infra.pass_base import PassResult
 
+from backends.arm._passes.pass_provenance import mark_created_by
+from backends.arm._passes.upstream_capabilities import release_buffer_restore_disabled
+
 GraphPass = Callable[[torch.fx.GraphModule], PassResult | None]
 
 _COPY = torch.ops.aten.copy_.default
@@ -82,7 +85,12 @@ class PreserveMutableBuffersPass:
     original name and the aliases are removed. Matching by storage, not by contents or
     position, keeps two buffers with equal contents (zeros) apart and does not depend on
     the order of the writes. A pass that drops a write or freezes every read of a
-    buffer is reported, not repaired.
+    buffer is reported, not repaired. Each ``get_attr`` it points back is marked
+    (``pass_provenance``).
+
+    Releases after 1.4.1 restore buffers inside ``ArmPass`` too; for the pass it wraps,
+    this switches that restore off (``upstream_capabilities``), so the job is done once,
+    by the same rule on every release.
     """
 
     def __init__(self, wrapped: GraphPass) -> None:
@@ -114,7 +122,8 @@ class PreserveMutableBuffersPass:
             return self._call_on_program(program, graph_module)
         buffers = mutable_buffers(graph_module)
         before = {b.name: _writes_and_reads(graph_module, b.name) for b in buffers}
-        result = self.wrapped(graph_module)
+        with release_buffer_restore_disabled():
+            result = self.wrapped(graph_module)
         if result is None or not buffers:
             return result
         restored = self._restore(result.graph_module, buffers)
@@ -144,7 +153,8 @@ class PreserveMutableBuffersPass:
             for name, target in signature.inputs_to_buffers.items()
             if target in mutated
         }
-        result = self.wrapped(graph_module)
+        with release_buffer_restore_disabled():
+            result = self.wrapped(graph_module)
         if result is None:
             return result
         placeholders = {n.name: n for n in result.graph_module.graph.find_nodes(op="placeholder")}
@@ -159,10 +169,9 @@ class PreserveMutableBuffersPass:
                 raise RuntimeError(f"{self.__name__} replaced the tensor of buffer '{target}'")
         return result
 
-    @staticmethod
-    def _restore(graph_module: torch.fx.GraphModule, buffers: list[MutableBuffer]) -> bool:
-        changed = False
+    def _restore(self, graph_module: torch.fx.GraphModule, buffers: list[MutableBuffer]) -> bool:
         aliases: set[str] = set()
+        repaired: set[str] = set()
         first_reader: dict[str, torch.fx.Node] = {}
         for node in list(graph_module.graph.find_nodes(op="get_attr")):
             value = _attr(graph_module, str(node.target))
@@ -172,15 +181,18 @@ class PreserveMutableBuffersPass:
             if node.target != owner.name:
                 aliases.add(str(node.target))
                 node.target = owner.name
-                changed = True
+                repaired.add(owner.name)
             # One get_attr node per buffer: torchao's folder deletes the attribute behind
             # a get_attr left without users, even when another node still reads it.
             if owner.name in first_reader:
                 node.replace_all_uses_with(first_reader[owner.name])
                 graph_module.graph.erase_node(node)
-                changed = True
+                repaired.add(owner.name)
             else:
                 first_reader[owner.name] = node
+        for name in repaired:
+            mark_created_by(first_reader[name], self)
+        changed = bool(repaired)
         for buffer in buffers:
             # Retracing can hand back the buffer as a tensor that requires grad, and
             # copy_ into such a tensor fails; detach() keeps the same storage.

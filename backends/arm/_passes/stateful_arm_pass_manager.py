@@ -5,12 +5,15 @@
 
 import contextlib
 from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
 
 import executorch.backends.arm._passes as arm_passes
 import torch
 from executorch.backends.arm._passes.arm_pass_manager import ArmPassManager
 from executorch.backends.arm._passes.constant_folding_pass import ConstantFoldingPass
 from executorch.backends.arm.quantizer import arm_quantizer
+from executorch.backends.arm.tosa import partitioner as tosa_partitioner
 from executorch.exir import ExportedProgram
 
 from backends.arm._passes.fold_constants_keep_mutable_state_pass import (
@@ -22,55 +25,81 @@ from backends.arm._passes.preserve_mutable_buffers_pass import PreserveMutableBu
 class StatefulArmPassManager(ArmPassManager):
     """The release's ArmPassManager, made safe for models that own mutable state.
 
-    It builds exactly the upstream pipelines; just before they run, it swaps the
-    annotation pipeline's ``ConstantFoldingPass`` for
-    ``FoldConstantsKeepMutableStatePass`` and wraps every pass in
-    ``PreserveMutableBuffersPass``, so buffer names and storage survive each transform.
+    It builds exactly the upstream pipelines and runs every pass inside
+    ``PreserveMutableBuffersPass``, so buffer names and storage survive each transform;
+    the annotation pipeline's ``ConstantFoldingPass`` becomes
+    ``FoldConstantsKeepMutableStatePass``.
+
+    Where the guard goes in differs by pipeline, because the releases run them
+    differently. The lowering pipeline is guarded in ``_transform``, after upstream
+    applied pass insertions and validated the pass order on the bare passes (both look at
+    pass types). The annotation pipeline has neither, and 1.5.1 runs it straight from
+    ``transform_for_annotation_pipeline`` (1.4.1 went through ``_transform_graph_module``),
+    so there each pass is guarded as the pipeline adds it.
     """
 
-    def _guarded_passes(self) -> list:
-        guarded = []
-        for arm_pass in self.passes:
-            if isinstance(arm_pass, PreserveMutableBuffersPass):
-                guarded.append(arm_pass)
-                continue
-            if type(arm_pass) is ConstantFoldingPass:
-                arm_pass = FoldConstantsKeepMutableStatePass()
-            guarded.append(PreserveMutableBuffersPass(arm_pass))
-        return guarded
+    _guard_added_passes = False
+
+    @staticmethod
+    def _guarded(arm_pass: Any) -> PreserveMutableBuffersPass:
+        if isinstance(arm_pass, PreserveMutableBuffersPass):
+            return arm_pass
+        if type(arm_pass) is ConstantFoldingPass:
+            arm_pass = FoldConstantsKeepMutableStatePass()
+        return PreserveMutableBuffersPass(arm_pass)
+
+    def add_pass(self, pipeline_pass: Any) -> None:
+        count = len(self.passes)
+        super().add_pass(pipeline_pass)  # upstream may skip it (pipeline config)
+        if self._guard_added_passes and len(self.passes) > count:
+            self.passes[-1] = self._guarded(self.passes[-1])
+
+    def transform_for_annotation_pipeline(self, graph_module: torch.fx.GraphModule):
+        self._guard_added_passes = True
+        try:
+            return super().transform_for_annotation_pipeline(graph_module)
+        finally:
+            self._guard_added_passes = False
 
     def _transform_graph_module(self, graph_module: torch.fx.GraphModule):
-        # Annotation pipeline (and control-flow submodules): bare GraphModules.
-        self.passes = self._guarded_passes()
+        # Bare GraphModules: control-flow submodules (and 1.4.1's annotation pipeline).
+        self.passes = [self._guarded(p) for p in self.passes]
         return super()._transform_graph_module(graph_module)
 
     def _transform(
         self, exported_program: ExportedProgram, graph_module: torch.fx.GraphModule
     ) -> torch.fx.GraphModule:
         # Lowering pipeline, after upstream validated the pass order on the bare passes.
-        self.passes = self._guarded_passes()
+        self.passes = [self._guarded(p) for p in self.passes]
         return super()._transform(exported_program, graph_module)
 
 
-# Where the release looks ArmPassManager up by name: the quantizer module (annotation
-# pipeline, imported at module load) and the _passes package (the TOSA backend imports
-# it from there when it lowers).
-_PASS_MANAGER_SITES = (arm_quantizer, arm_passes)
+# Modules of the release that look ArmPassManager up by name when they build a pipeline:
+# the quantizer (annotation pipeline), the _passes package (the TOSA backend imports it
+# from there when it lowers) and, from 1.5.1, the TOSA partitioner (pre-decomposition
+# pipeline). A module that does not hold the release's class is not a site.
+_CANDIDATE_SITES: tuple[ModuleType, ...] = (arm_quantizer, arm_passes, tosa_partitioner)
+
+
+def pass_manager_sites() -> list[ModuleType]:
+    """The modules ``use_stateful_arm_pass_manager`` patches on the installed release."""
+    return [m for m in _CANDIDATE_SITES if getattr(m, "ArmPassManager", None) is ArmPassManager]
 
 
 @contextlib.contextmanager
 def use_stateful_arm_pass_manager() -> Iterator[None]:
     """Makes the Arm backend build its pass pipelines with ``StatefulArmPassManager``.
 
-    The release offers no hook that wraps every pass (pass insertions add passes, they
+    The releases offer no hook that wraps every pass (pass insertions add passes, they
     cannot replace or surround them), so this swaps the ``ArmPassManager`` name in the
-    two modules that construct it, for the duration of the block, and always restores it.
+    modules that construct it, for the duration of the block, and always restores it.
+    Inside an active block, a nested one finds no site left and changes nothing.
     """
-    originals = [site.ArmPassManager for site in _PASS_MANAGER_SITES]
-    for site in _PASS_MANAGER_SITES:
+    sites = pass_manager_sites()
+    for site in sites:
         site.ArmPassManager = StatefulArmPassManager
     try:
         yield
     finally:
-        for site, original in zip(_PASS_MANAGER_SITES, originals, strict=True):
-            site.ArmPassManager = original
+        for site in sites:
+            site.ArmPassManager = ArmPassManager

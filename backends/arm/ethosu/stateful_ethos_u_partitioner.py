@@ -32,6 +32,10 @@ class StatefulEthosUPartitioner(EthosUPartitioner):
     that no longer exists. Untagging it makes the state a delegate input: the delegate
     reads the int8 state and returns the new int8 state, and ExecuTorch keeps the buffer
     and performs the write (``copy_``) on the CPU.
+
+    executorch 1.5.1's ``tag_constant_data`` recognises mutated buffers from the graph
+    signature and no longer tags them; there this finds nothing to untag and stays as the
+    guarantee, whatever a release's partitioner decides.
     """
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:

@@ -20,6 +20,11 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
     (``DecomposeLstmCellPass``) so its gates are annotated and lowered like any other
     op; the pipeline itself runs under ``StatefulArmPassManager``, which keeps mutable
     buffers (names, storage, reads) intact through every transform.
+
+    Releases from 1.5.1 decompose ``lstm_cell`` in that pipeline too
+    (``DecomposeLstmPass``); running ours first leaves it no cell, so the graph, and the
+    quantization of each gate, is the same on every release (see
+    ``backends/arm/_passes/upstream_capabilities.py``).
     """
 
     def transform_for_annotation(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:

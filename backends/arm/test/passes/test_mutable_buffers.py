@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
-import executorch.backends.arm._passes as upstream_passes
 import pytest
 import torch
 from executorch.backends.arm._passes import ConstantFoldingPass, DecomposeMeanDimPass
+from executorch.backends.arm._passes import arm_pass as release_arm_pass
+from executorch.backends.arm._passes.arm_pass_manager import ArmPassManager
 from executorch.backends.arm.ethosu import EthosUPartitioner
 from executorch.backends.arm.quantizer import arm_quantizer, get_symmetric_quantization_config
 from executorch.exir import EdgeCompileConfig, to_edge, to_edge_transform_and_lower
@@ -22,6 +23,13 @@ from backends.arm._passes import (
     PreserveMutableBuffersPass,
     StatefulArmPassManager,
     use_stateful_arm_pass_manager,
+)
+from backends.arm._passes.pass_provenance import created_by
+from backends.arm._passes.stateful_arm_pass_manager import pass_manager_sites
+from backends.arm._passes.upstream_capabilities import (
+    arm_pass_restores_mutable_buffers,
+    constant_folding_keeps_mutable_state,
+    release_buffer_restore_disabled,
 )
 from backends.arm.ethosu.stateful_ethos_u_partitioner import (
     StatefulEthosUPartitioner,
@@ -101,9 +109,15 @@ def _prepare(model: nn.Module, tmp_path) -> torch.fx.GraphModule:
     return prepare_pt2e(_graph_module(model), quantizer)
 
 
+def _buffer_reader(graph_module: torch.fx.GraphModule, name: str) -> torch.fx.Node:
+    (reader,) = graph_module.graph.find_nodes(op="get_attr", target=name)
+    return reader
+
+
 def test_retracing_pass_renames_state_unless_preserved_tosa() -> None:
-    bare = DecomposeMeanDimPass(_graph_module(TwoBufferState(False)), None, tfa_pass=True)
-    renamed = bare(_graph_module(TwoBufferState(False))).graph_module
+    module = _graph_module(TwoBufferState(False))
+    with release_buffer_restore_disabled():  # 1.5.1's ArmPass would repair it itself
+        renamed = DecomposeMeanDimPass(module, None, tfa_pass=True)(module).graph_module
     assert set(_written_buffers(renamed)).isdisjoint({"h", "c"})  # why the guard exists
 
     module = _graph_module(TwoBufferState(False))
@@ -114,6 +128,34 @@ def test_retracing_pass_renames_state_unless_preserved_tosa() -> None:
     for name, tensor in (("h", h_tensor), ("c", c_tensor)):
         storage = kept.get_buffer(name).untyped_storage()
         assert storage.data_ptr() == tensor.untyped_storage().data_ptr()
+        # Ours repaired it, on every release: the release's restore was off in the guard.
+        assert created_by(_buffer_reader(kept, name)) == "PreserveMutableBuffersPass"
+
+
+def test_release_restore_runs_only_outside_the_guard_tosa(monkeypatch) -> None:
+    """Where the release restores buffers in ArmPass (1.5.1), it does so for bare passes
+    only: inside PreserveMutableBuffersPass it gets nothing to restore, so the work is
+    done once."""
+    module = _graph_module(TwoBufferState(False))
+    bare = DecomposeMeanDimPass(module, None, tfa_pass=True)(module).graph_module
+    names_kept = _written_buffers(bare) == ["h", "c"]
+    assert names_kept == arm_pass_restores_mutable_buffers()
+    if not arm_pass_restores_mutable_buffers():
+        return
+
+    handed_to_release: list[dict] = []
+    original = release_arm_pass.restore_mutable_buffer_targets
+
+    def spy(graph_module, buffers):
+        handed_to_release.append(dict(buffers))
+        return original(graph_module, buffers)
+
+    monkeypatch.setattr(release_arm_pass, "restore_mutable_buffer_targets", spy)
+    module = _graph_module(TwoBufferState(False))
+    PreserveMutableBuffersPass(DecomposeMeanDimPass(module, None, tfa_pass=True))(module)
+    assert handed_to_release == [{}]
+    DecomposeMeanDimPass(module, None, tfa_pass=True)(module)
+    assert sorted(handed_to_release[-1]) == ["c", "h"]
 
 
 @pytest.mark.parametrize("c_first", [False, True], ids=["h_then_c", "c_then_h"])
@@ -174,7 +216,8 @@ def _state_reads(graph_module: torch.fx.GraphModule) -> int:
 
 def test_constant_folding_never_freezes_state_read_tosa() -> None:
     upstream = ConstantFoldingPass()(_graph_module(FoldableStateRead())).graph_module
-    assert _state_reads(upstream) == 0  # the release's folder freezes the read
+    # 1.4.1's folder freezes the read; 1.5.1's folds with torchao's folder, like ours.
+    assert _state_reads(upstream) == (1 if constant_folding_keeps_mutable_state() else 0)
 
     ours = FoldConstantsKeepMutableStatePass()(_graph_module(FoldableStateRead())).graph_module
     assert _state_reads(ours) == 1
@@ -185,31 +228,48 @@ def test_constant_folding_never_freezes_state_read_tosa() -> None:
 
 
 def test_stateful_pass_manager_is_active_and_restored_tosa(tmp_path, monkeypatch) -> None:
-    original_quantizer_site = arm_quantizer.ArmPassManager
-    original_backend_site = upstream_passes.ArmPassManager
+    sites = pass_manager_sites()
+    assert arm_quantizer in sites and len(sites) >= 2  # quantizer and backend, at least
     with use_stateful_arm_pass_manager():
-        assert arm_quantizer.ArmPassManager is StatefulArmPassManager
-        assert upstream_passes.ArmPassManager is StatefulArmPassManager
-    assert arm_quantizer.ArmPassManager is original_quantizer_site
-    assert upstream_passes.ArmPassManager is original_backend_site
+        assert all(site.ArmPassManager is StatefulArmPassManager for site in sites)
+        with use_stateful_arm_pass_manager():  # nested: nothing left to patch
+            assert all(site.ArmPassManager is StatefulArmPassManager for site in sites)
+        assert all(site.ArmPassManager is StatefulArmPassManager for site in sites)
+    assert all(site.ArmPassManager is ArmPassManager for site in sites)
 
     with pytest.raises(ValueError, match="inside"):
         with use_stateful_arm_pass_manager():
             raise ValueError("inside")
-    assert arm_quantizer.ArmPassManager is original_quantizer_site
+    assert all(site.ArmPassManager is ArmPassManager for site in sites)
 
-    guarded_runs = []
-    original_guard = StatefulArmPassManager._guarded_passes
+    managers: list[StatefulArmPassManager] = []
+    original_pipeline = StatefulArmPassManager.transform_for_annotation_pipeline
 
-    def spy(self):
-        passes = original_guard(self)
-        guarded_runs.append(len(passes))
-        return passes
+    def spy(self, graph_module):
+        managers.append(self)
+        return original_pipeline(self, graph_module)
 
-    monkeypatch.setattr(StatefulArmPassManager, "_guarded_passes", spy)
-    _prepare(TwoBufferState(False), tmp_path)
-    assert guarded_runs and guarded_runs[0] > 20  # the whole annotation pipeline
-    assert arm_quantizer.ArmPassManager is original_quantizer_site
+    monkeypatch.setattr(StatefulArmPassManager, "transform_for_annotation_pipeline", spy)
+    prepared = _prepare(TwoBufferState(False), tmp_path)
+    (manager,) = managers
+    assert len(manager.passes) > 20  # the whole annotation pipeline, each pass guarded
+    assert all(isinstance(p, PreserveMutableBuffersPass) for p in manager.passes)
+    wrapped = [type(p.wrapped) for p in manager.passes]
+    assert FoldConstantsKeepMutableStatePass in wrapped and ConstantFoldingPass not in wrapped
+    for name in ("h", "c"):
+        assert created_by(_buffer_reader(prepared, name)) == "PreserveMutableBuffersPass"
+    assert arm_quantizer.ArmPassManager is ArmPassManager
+
+
+class StateIntoDelegatePartitioner(EthosUPartitioner):
+    """What 1.4.1's partitioner does to a state read through dequantize: copies it in."""
+
+    def partition(self, exported_program):
+        result = super().partition(exported_program)
+        (tag,) = set(result.partition_tags)
+        for placeholder in mutable_buffer_placeholders(result.tagged_exported_program):
+            placeholder.meta["delegation_tag"] = tag
+        return result
 
 
 def test_lowering_guard_reports_a_frozen_state_u85(tmp_path) -> None:
@@ -225,10 +285,8 @@ def test_lowering_guard_reports_a_frozen_state_u85(tmp_path) -> None:
         exported = torch.export.export(quantized, _frames(1)[0])
         return to_edge(exported, compile_config=EdgeCompileConfig(_check_ir_validity=False))
 
-    # The release's partitioner copies the state into the delegate as constant data.
-    upstream_tags = EthosUPartitioner(spec).partition(edge_program().exported_program())
-    (state,) = mutable_buffer_placeholders(upstream_tags.tagged_exported_program)
-    assert "delegation_tag" in state.meta
+    # Whatever the release's partitioner does (1.4.1 tags the state, 1.5.1 does not),
+    # ours leaves it to ExecuTorch.
     ours = StatefulEthosUPartitioner(spec).partition(edge_program().exported_program())
     (state,) = mutable_buffer_placeholders(ours.tagged_exported_program)
     assert "delegation_tag" not in state.meta
@@ -237,7 +295,7 @@ def test_lowering_guard_reports_a_frozen_state_u85(tmp_path) -> None:
     with use_stateful_arm_pass_manager(), pytest.raises(Exception) as failure:
         to_edge_transform_and_lower(
             exported,
-            partitioner=[EthosUPartitioner(spec)],
+            partitioner=[StateIntoDelegatePartitioner(spec)],
             compile_config=EdgeCompileConfig(_check_ir_validity=False),
         )
     assert "froze or removed mutable buffer 'state'" in "".join(

@@ -1,0 +1,80 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""What each supported executorch release does by itself, as our detection reports it.
+
+The passes decide from the release's code, not its version number; this pins, for the
+releases we support, that the detection sees what we read in their sources. A new
+release is skipped here until someone reads its Arm backend and adds a row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.metadata import version
+
+import pytest
+import torch
+from executorch.backends.arm.ethosu import EthosUPartitioner
+from executorch.backends.arm.quantizer import get_symmetric_quantization_config
+from executorch.exir import EdgeCompileConfig, to_edge
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+from backends.arm._passes import upstream_capabilities
+from backends.arm._passes.stateful_arm_pass_manager import pass_manager_sites
+from backends.arm.ethosu.stateful_ethos_u_partitioner import mutable_buffer_placeholders
+from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulEthosUQuantizer
+from backends.arm.test.passes.test_mutable_buffers import Int8State, _frames, _graph_module
+from examples.arm.silero_vad.model_export.lowering import make_compile_spec
+
+
+@dataclass(frozen=True)
+class ReleaseFacts:
+    arm_pass_restores_mutable_buffers: bool
+    constant_folding_keeps_mutable_state: bool
+    decomposes_lstm_cell: bool
+    partitioner_copies_state_into_delegate: bool
+    pass_manager_sites: int
+
+
+KNOWN_RELEASES = {
+    "1.4.1": ReleaseFacts(False, False, False, True, 2),
+    "1.5.1": ReleaseFacts(True, True, True, False, 3),
+}
+RELEASE = version("executorch")
+known_release = pytest.mark.skipif(
+    RELEASE not in KNOWN_RELEASES, reason=f"executorch {RELEASE}: no facts recorded yet"
+)
+
+
+@known_release
+def test_detected_capabilities_match_the_release_tosa() -> None:
+    facts = KNOWN_RELEASES[RELEASE]
+    assert upstream_capabilities.arm_pass_restores_mutable_buffers() == (
+        facts.arm_pass_restores_mutable_buffers
+    )
+    assert upstream_capabilities.constant_folding_keeps_mutable_state() == (
+        facts.constant_folding_keeps_mutable_state
+    )
+    assert upstream_capabilities.decomposes_lstm_cell() == facts.decomposes_lstm_cell
+    assert len(pass_manager_sites()) == facts.pass_manager_sites
+
+
+@known_release
+def test_release_partitioner_and_quantized_state_u85(tmp_path) -> None:
+    """Why StatefulEthosUPartitioner exists (1.4.1), and that it is a no-op on 1.5.1."""
+    spec = make_compile_spec("ethos-u85-256", "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram", tmp_path)
+    quantizer = StatefulEthosUQuantizer(spec).set_global(get_symmetric_quantization_config())
+    prepared = prepare_pt2e(_graph_module(Int8State()), quantizer)
+    with torch.no_grad():
+        for frame in _frames():
+            prepared(*frame)
+    exported = torch.export.export(convert_pt2e(prepared), _frames(1)[0])
+    edge = to_edge(exported, compile_config=EdgeCompileConfig(_check_ir_validity=False))
+    tagged = EthosUPartitioner(spec).partition(edge.exported_program())
+    (state,) = mutable_buffer_placeholders(tagged.tagged_exported_program)
+    assert ("delegation_tag" in state.meta) == (
+        KNOWN_RELEASES[RELEASE].partitioner_copies_state_into_delegate
+    )
