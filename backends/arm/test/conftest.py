@@ -17,7 +17,7 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportResult,
     export_silero_vad,
 )
-from examples.arm.silero_vad.model_export.model_config import ModelConfig
+from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -44,6 +44,23 @@ def eager_silero() -> SileroVAD:
     return SileroVAD.from_silero_package()
 
 
+def _session_export(
+    factory: pytest.TempPathFactory,
+    name: str,
+    calibration_wavs: list[Path],
+    validation_wavs: list[Path],
+    model: ModelConfig = DEFAULT_CONFIG,
+) -> ExportResult:
+    return export_silero_vad(
+        ExportOptions(
+            calibration_wavs=calibration_wavs,
+            validation_wavs=validation_wavs,
+            output_dir=factory.mktemp(name),
+            model=model,
+        )
+    )
+
+
 @pytest.fixture(scope="session")
 def silero_u85_export(
     tmp_path_factory: pytest.TempPathFactory,
@@ -51,13 +68,7 @@ def silero_u85_export(
     validation_wavs: list[Path],
 ) -> ExportResult:
     """The example's default export (Ethos-U85-256), run once for every test that needs it."""
-    return export_silero_vad(
-        ExportOptions(
-            calibration_wavs=calibration_wavs,
-            validation_wavs=validation_wavs,
-            output_dir=tmp_path_factory.mktemp("silero_u85"),
-        )
-    )
+    return _session_export(tmp_path_factory, "silero_u85", calibration_wavs, validation_wavs)
 
 
 @pytest.fixture(scope="session")
@@ -66,12 +77,9 @@ def silero_u85_int8_export(
     calibration_wavs: list[Path],
     validation_wavs: list[Path],
 ) -> ExportResult:
-    """The framed model with int8 activations and state: every table is exact in int8."""
-    return export_silero_vad(
-        ExportOptions(
-            calibration_wavs=calibration_wavs,
-            validation_wavs=validation_wavs[:1],
-            output_dir=tmp_path_factory.mktemp("silero_u85_int8"),
-            model=ModelConfig(magnitude_levels=(), activations="int8", state_dtype="int8"),
-        )
+    """The framed model with int8 activations and state, no magnitude levels: bit exact
+    on the twin (int8 tables are exact; the levels' clamp/select would round differently)."""
+    model = ModelConfig(magnitude_levels=(), activations="int8", state_dtype="int8")
+    return _session_export(
+        tmp_path_factory, "silero_u85_int8", calibration_wavs, validation_wavs[:1], model
     )

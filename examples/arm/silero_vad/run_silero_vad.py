@@ -57,7 +57,11 @@ from examples.arm.silero_vad.model_export.model_config import (
     STATE_DTYPES,
     ModelConfig,
 )
-from examples.arm.silero_vad.runtime.compare_vad_probs import DEFAULT_THRESHOLD, ComparisonError
+from examples.arm.silero_vad.runtime.compare_vad_probs import (
+    DEFAULT_THRESHOLD,
+    ComparisonError,
+    probability_arg,
+)
 from examples.arm.silero_vad.runtime.device_twin import TwinError, run_twin
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -68,13 +72,6 @@ TOSA_REFERENCE_OUTPUT = "tosa_reference_model.txt"
 
 class UsageError(ValueError):
     """An option that cannot work; reported before the export spends its 40 seconds."""
-
-
-def _probability(text: str) -> float:
-    value = float(text)
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text} is not a probability in [0, 1]")
-    return value
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -115,7 +112,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--threshold",
-        type=_probability,
+        type=probability_arg,
         default=DEFAULT_THRESHOLD,
         help="speech decision threshold for counting flips in the accuracy report "
         f"(default: {DEFAULT_THRESHOLD}); segments always use silero-vad's defaults",

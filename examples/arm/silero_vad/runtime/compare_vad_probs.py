@@ -217,7 +217,8 @@ def format_comparison(comparison: Comparison) -> str:
     )
 
 
-def _probability(text: str) -> float:
+def probability_arg(text: str) -> float:
+    """argparse type for a threshold: a float in [0, 1]."""
     value = float(text)
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"{text} is not a probability in [0, 1]")
@@ -249,7 +250,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("reference", type=Path, help="float32 little-endian .bin")
     parser.add_argument(
         "--threshold",
-        type=_probability,
+        type=probability_arg,
         default=DEFAULT_THRESHOLD,
         help=f"speech decision threshold for counting flips (default {DEFAULT_THRESHOLD})",
     )
