@@ -50,8 +50,11 @@ _ensure_venv_module() {
 }
 
 # activate_python_env [VERSION]: create or reuse the venv of that release, then activate it.
+# Without VERSION: the release already active in this process tree (a parent that chose
+# one, e.g. test_silero_vad.sh --executorch 1.5.1, exports SILERO_VAD_EXECUTORCH_VERSION),
+# else the project default. So scripts called by a script stay on its release.
 activate_python_env() {
-  local version="${1:-${SILERO_VAD_DEFAULT_EXECUTORCH}}"
+  local version="${1:-${SILERO_VAD_EXECUTORCH_VERSION:-${SILERO_VAD_DEFAULT_EXECUTORCH}}}"
   local requirements="${SILERO_VAD_REPO_ROOT}/requirements/executorch-${version}.txt"
   [[ -f "${requirements}" ]] ||
     { _python_env_die "no requirement file for executorch ${version} (${requirements}); supported: $(cd "${SILERO_VAD_REPO_ROOT}/requirements" && ls executorch-*.txt | sed 's/executorch-//; s/\.txt//' | tr '\n' ' ')"; return 1; }
