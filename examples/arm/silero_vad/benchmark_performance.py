@@ -7,7 +7,10 @@
 
 Each configuration is quantized once (calibrated on the calibration clips) and lowered
 for every accelerator size; the table gives cycles (total, NPU, SRAM and DRAM access),
-Vela's NPU/CPU operator counts, SRAM/DRAM use, the .pte size and the lowering time:
+Vela's NPU/CPU operator counts, the operators left to the CPU in the program, SRAM/DRAM
+use, the .pte size and the lowering time. ``upstream`` is the release's own flow
+(``model_export/upstream_recipe.py``). ``--executorch 1.4.1 --executorch 1.5.1`` runs
+the benchmark once per release, each in its own virtualenv, and prints one table:
 
     python -m examples.arm.silero_vad.benchmark_performance [--target ethos-u85-256 ...]
 """
@@ -15,6 +18,8 @@ Vela's NPU/CPU operator counts, SRAM/DRAM use, the .pte size and the lowering ti
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,12 +44,16 @@ from examples.arm.silero_vad.model_export.model_config import (
     build_float_model,
     quantization_config,
 )
+from examples.arm.silero_vad.model_export.program_inspection import inspect_program
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 from examples.arm.silero_vad.model_export.stateful_silero_vad import StatefulSileroVAD
-from examples.arm.silero_vad.model_export.vela_report import run_vela
+from examples.arm.silero_vad.model_export.upstream_recipe import export_upstream_recipe
+from examples.arm.silero_vad.model_export.vela_report import run_vela_on_delegates
 from examples.arm.silero_vad.run_silero_vad import DATA_DIR
 
 TARGETS = ("ethos-u85-128", "ethos-u85-256", "ethos-u85-512", "ethos-u85-1024")
+UPSTREAM = "upstream"
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 def benchmark(
@@ -58,23 +67,30 @@ def benchmark(
     float_model = SileroVAD.from_silero_package()
     rows = []
     for name in configs:
-        config = CONFIGS[name]
         print(f"== {name}: quantize ...", file=sys.stderr, flush=True)
-        state = calibrate_state_quantization(float_model, calibration, config.state_dtype)
-        stateful = StatefulSileroVAD(build_float_model(config), state)
-        quantizer_spec = make_compile_spec(targets[0], system_config, memory_mode, None)
-        quantized = quantize_silero_vad(
-            stateful, calibration, quantizer_spec, quantization_config(config)
-        )
+        quantized = None
+        if name != UPSTREAM:
+            config = CONFIGS[name]
+            state = calibrate_state_quantization(float_model, calibration, config.state_dtype)
+            stateful = StatefulSileroVAD(build_float_model(config), state)
+            quantizer_spec = make_compile_spec(targets[0], system_config, memory_mode, None)
+            quantized = quantize_silero_vad(
+                stateful, calibration, quantizer_spec, quantization_config(config)
+            )
         for target in targets:
             with tempfile.TemporaryDirectory() as artifacts:
                 spec = make_compile_spec(target, system_config, memory_mode, Path(artifacts))
                 start = time.monotonic()
-                program = lower(quantized, example_inputs(), spec)
+                if quantized is None:
+                    program = export_upstream_recipe(calibration, spec)
+                else:
+                    program = lower(quantized, example_inputs(), spec)
                 seconds = time.monotonic() - start
-                vela = run_vela(Path(artifacts) / "out.tosa", spec.compiler_flags)
+                vela = run_vela_on_delegates(Path(artifacts), spec.compiler_flags)
+            cpu_calls = inspect_program(program.buffer).operator_calls
             rows.append(
                 [
+                    version("executorch"),
                     name,
                     target,
                     f"{vela.cycles_total:,}",
@@ -82,6 +98,7 @@ def benchmark(
                     f"{vela.cycles_sram_access:,}",
                     f"{vela.cycles_dram_access:,}",
                     f"{vela.npu_ops}/{vela.cpu_ops}",
+                    str(sum(cpu_calls.values())),
                     f"{vela.sram_kib:.1f}",
                     f"{vela.dram_kib:.1f}",
                     f"{len(program.buffer):,}",
@@ -91,31 +108,70 @@ def benchmark(
     return rows
 
 
+def rows_in_release(release: str, argv: list[str]) -> list[list[str]]:
+    """Runs this benchmark in another release's virtualenv and returns its rows."""
+    python = REPO_ROOT / ".venv" / f"executorch-{release}" / "bin" / "python"
+    if not python.is_file():
+        raise RuntimeError(
+            f"{python} missing: create it with "
+            f"'source backends/arm/scripts/python_env.sh && activate_python_env {release}'"
+        )
+    command = [str(python), "-m", "examples.arm.silero_vad.benchmark_performance", "--json"]
+    completed = subprocess.run(
+        command + argv, cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True, check=False
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"benchmark on executorch {release} failed ({completed.returncode})")
+    return json.loads(completed.stdout.splitlines()[-1])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calibration-wav", action="append", type=Path)
-    parser.add_argument("--config", action="append", choices=sorted(CONFIGS))
+    parser.add_argument("--config", action="append", choices=sorted(CONFIGS) + [UPSTREAM])
     parser.add_argument("--target", action="append", help=f"default: {', '.join(TARGETS)}")
     parser.add_argument("--system-config", default=DEFAULT_SYSTEM_CONFIG)
     parser.add_argument("--memory-mode", default=DEFAULT_MEMORY_MODE)
+    parser.add_argument(
+        "--executorch",
+        action="append",
+        metavar="VERSION",
+        help="run in this release's virtualenv (repeatable); default: the active one",
+    )
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    try:
-        rows = benchmark(
-            args.config or ["recipe", "default"],
-            args.target or list(TARGETS),
-            args.calibration_wav or wav_files(DATA_DIR / "calibration"),
-            args.system_config,
-            args.memory_mode,
+    forwarded = [
+        option
+        for flag, values in (
+            ("--calibration-wav", args.calibration_wav),
+            ("--config", args.config),
+            ("--target", args.target),
         )
-    except AudioError as error:
+        for value in values or []
+        for option in (flag, str(value))
+    ] + ["--system-config", args.system_config, "--memory-mode", args.memory_mode]
+    try:
+        if args.executorch:
+            rows = [
+                row for release in args.executorch for row in rows_in_release(release, forwarded)
+            ]
+        else:
+            rows = benchmark(
+                args.config or [UPSTREAM, "recipe", "default"],
+                args.target or list(TARGETS),
+                args.calibration_wav or wav_files(DATA_DIR / "calibration"),
+                args.system_config,
+                args.memory_mode,
+            )
+    except (AudioError, RuntimeError) as error:
         print(f"ERROR {error}", file=sys.stderr)
         return 2
-    print(
-        f"executorch {version('executorch')}, {args.system_config}, {args.memory_mode}, "
-        "Vela estimates per 32 ms frame"
-    )
-    header = ["config", "target", "cycles", "NPU", "SRAM access", "DRAM access"]
-    header += ["NPU/CPU ops", "SRAM KiB", "DRAM KiB", "PTE bytes", "lower s"]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    print(f"{args.system_config}, {args.memory_mode}, Vela estimates per 32 ms frame")
+    header = ["executorch", "config", "target", "cycles", "NPU", "SRAM access", "DRAM access"]
+    header += ["NPU/CPU ops", "CPU calls", "SRAM KiB", "DRAM KiB", "PTE bytes", "lower s"]
     print(markdown_table(header, rows))
     return 0
 

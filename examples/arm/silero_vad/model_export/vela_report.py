@@ -83,3 +83,19 @@ def run_vela(tosa_path: Path, compiler_flags: list[str]) -> VelaReport:
         dram_kib=round(float(row["dram_memory_used"]), 2),
         nn_macs=int(float(row["nn_macs"])),
     )
+
+
+def run_vela_on_delegates(artifacts_dir: Path, compiler_flags: list[str]) -> VelaReport:
+    """Vela's figures summed over every delegate the lowering dumped (``output_tag*.tosa``).
+
+    A model split into several delegates (for example the release's own flow on 1.4.1,
+    which leaves the LSTM cell on the CPU between two of them) runs them all per frame.
+    """
+    tosa_files = sorted(artifacts_dir.glob("output_tag*.tosa")) or [artifacts_dir / "out.tosa"]
+    reports = [run_vela(path, compiler_flags) for path in tosa_files]
+    return VelaReport(
+        **{
+            name: sum(getattr(report, name) for report in reports)
+            for name in VelaReport.__dataclass_fields__
+        }
+    )
