@@ -283,6 +283,21 @@ run_silero_vad_e2e_host() { # export for the CPU, C++ host runner vs ExecuTorch'
 
 # Prints one line per missing prerequisite of the Corstone-320 / FVP run. Sources
 # ExecuTorch's setup_path.sh (toolchain and FVP on PATH) when the checkout has one.
+# Puts the toolchain and FVP that ExecuTorch's examples/arm/setup.sh installed on PATH.
+source_arm_setup_path() {
+  local setup_path
+  for setup_path in "$1/examples/arm/arm-scratch/setup_path.sh" \
+    "$1/examples/arm/ethos-u-scratch/setup_path.sh"; do
+    if [[ -f "${setup_path}" ]]; then
+      set +u
+      # shellcheck disable=SC1090
+      source "${setup_path}" >/dev/null 2>&1 || true
+      set -u
+      return 0
+    fi
+  done
+}
+
 ethos_u_missing_prerequisites() {
   local version="${executorch_version:-${SILERO_VAD_DEFAULT_EXECUTORCH}}"
   local setup="ExecuTorch's examples/arm/setup.sh (run in the checkout with --i-agree-to-the-contained-eula, then source examples/arm/arm-scratch/setup_path.sh)"
@@ -292,17 +307,7 @@ ethos_u_missing_prerequisites() {
   elif [[ ! -f "${executorch_root}/runtime/executor/program.h" ]]; then
     echo "EXECUTORCH_ROOT=${executorch_root} is not an ExecuTorch source checkout (no runtime/executor/program.h). Get one: ${checkout_help}"
   else
-    local setup_path
-    for setup_path in "${executorch_root}/examples/arm/arm-scratch/setup_path.sh" \
-      "${executorch_root}/examples/arm/ethos-u-scratch/setup_path.sh"; do
-      if [[ -f "${setup_path}" ]]; then
-        set +u
-        # shellcheck disable=SC1090
-        source "${setup_path}" >/dev/null 2>&1 || true
-        set -u
-        break
-      fi
-    done
+    source_arm_setup_path "${executorch_root}"
     if [[ ! -f "${executorch_root}/cmake-out-arm/lib/libexecutorch.a" ||
       ! -f "${executorch_root}/cmake-out-arm/lib/libexecutorch_delegate_ethos_u.a" ]]; then
       echo "ExecuTorch for bare metal is not built in ${executorch_root}/cmake-out-arm: in ${executorch_root} run cmake --preset arm-baremetal -DCMAKE_BUILD_TYPE=Release -B cmake-out-arm && cmake --build cmake-out-arm --target install -j\$(nproc)"
@@ -341,17 +346,7 @@ run_silero_vad_e2e_ethos_u() { # export for Ethos-U85, Corstone-320 image on the
     exit "${EXIT_NOT_RUN}"
   fi
   # Same again in this shell: ethos_u_missing_prerequisites ran in a subshell.
-  local setup_path
-  for setup_path in "${executorch_root}/examples/arm/arm-scratch/setup_path.sh" \
-    "${executorch_root}/examples/arm/ethos-u-scratch/setup_path.sh"; do
-    if [[ -f "${setup_path}" ]]; then
-      set +u
-      # shellcheck disable=SC1090
-      source "${setup_path}" >/dev/null 2>&1 || true
-      set -u
-      break
-    fi
-  done
+  source_arm_setup_path "${executorch_root}"
   local fvp="${FVP:-$(command -v FVP_Corstone_SSE-320)}"
   local num_macs="${target##*-}"
   local dir="${work_dir}/ethos_u"
