@@ -16,12 +16,13 @@ quantization-friendly way, uses 16-bit activations with 8-bit weights (a16w8) an
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from executorch.backends.arm.quantizer import (
     get_symmetric_a16w8_quantization_config,
     get_symmetric_quantization_config,
 )
+from torchao.quantization.pt2e import MinMaxObserver
 from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
 from examples.arm.silero_vad.model_export.framed_stft import FramedStftMagnitude
@@ -87,5 +88,21 @@ A16W8_MIN_SCALE = 2**-26
 
 def quantization_config(config: ModelConfig) -> QuantizationConfig:
     if config.activations == "int16":
-        return get_symmetric_a16w8_quantization_config(epsilon=A16W8_MIN_SCALE)
+        return _a16w8_min_max_config()
     return get_symmetric_quantization_config()
+
+
+def _a16w8_min_max_config() -> QuantizationConfig:
+    """The release's a16w8 config, with min/max instead of histogram activation observers.
+
+    The histogram observer's range search took 14 of the export's 33 seconds (observing
+    every frame, then searching 2048 bins per tensor). At 16 bits clipping outliers buys
+    nothing: measured with the device twin, min/max gives the same accuracy (real speech
+    MAE 0.0031 and no flips, as with histograms; committed clips MAE 0.0067 vs 0.0073).
+    """
+    release = get_symmetric_a16w8_quantization_config(epsilon=A16W8_MIN_SCALE)
+    activation = replace(
+        release.input_activation,
+        observer_or_fake_quant_ctr=MinMaxObserver.with_args(eps=A16W8_MIN_SCALE),
+    )
+    return replace(release, input_activation=activation, output_activation=activation)
