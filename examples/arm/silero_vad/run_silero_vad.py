@@ -54,6 +54,8 @@ from examples.arm.silero_vad.model_export.model_config import (
     ACTIVATIONS,
     DEFAULT_CONFIG,
     FRONT_ENDS,
+    MAGNITUDES,
+    SQRT_MAGNITUDE_LEVELS,
     STATE_DTYPES,
     ModelConfig,
 )
@@ -124,11 +126,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     model.add_argument("--front-end", choices=FRONT_ENDS, default=DEFAULT_CONFIG.front_end)
     model.add_argument(
+        "--magnitude",
+        choices=MAGNITUDES,
+        help="framed front end's magnitude: 'polygon' (16-gon, within 0.97 %%, default) or "
+        "'sqrt' (exact; the conv front end has only this one)",
+    )
+    model.add_argument(
         "--magnitude-levels",
         type=_levels,
-        default=DEFAULT_CONFIG.magnitude_levels,
-        help="comma-separated clamp levels of the framed front end's magnitude, or 'none' "
-        f"(default: {','.join(map(str, DEFAULT_CONFIG.magnitude_levels))})",
+        default=(),
+        help="comma-separated clamp levels of the sqrt magnitude, e.g. "
+        f"{','.join(map(str, SQRT_MAGNITUDE_LEVELS))} (default: none)",
     )
     model.add_argument(
         "--activations",
@@ -137,7 +145,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="int16 (a16w8) or int8 (a8w8) activations",
     )
     model.add_argument("--state-dtype", choices=STATE_DTYPES, default=DEFAULT_CONFIG.state_dtype)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    try:
+        model_config(args)
+    except ValueError as error:
+        parser.error(str(error))
+    return args
 
 
 def _levels(text: str) -> tuple[float, ...]:
@@ -153,8 +166,13 @@ def _levels(text: str) -> tuple[float, ...]:
 
 
 def model_config(args: argparse.Namespace) -> ModelConfig:
-    levels = args.magnitude_levels if args.front_end == "framed" else ()
-    return ModelConfig(args.front_end, levels, args.activations, args.state_dtype)
+    return ModelConfig(
+        front_end=args.front_end,
+        magnitude=args.magnitude,
+        magnitude_levels=args.magnitude_levels,
+        activations=args.activations,
+        state_dtype=args.state_dtype,
+    )
 
 
 def _vela_sections(prefix: str) -> list[str]:

@@ -20,7 +20,7 @@ from examples.arm.silero_vad.runtime.compare_vad_probs import (
     main,
     read_probabilities,
 )
-from examples.arm.silero_vad.runtime.serial_protocol import format_protocol
+from examples.arm.silero_vad.runtime.serial_protocol import LOG_MAX_ABS_ERROR, format_protocol
 
 REFERENCE = np.array([0.1, 0.2, 0.6, 0.9, 0.4, 0.05], dtype=np.float32)
 NUM_SAMPLES = REFERENCE.size * 512
@@ -163,7 +163,7 @@ def test_log_matches_its_bin_to_six_decimals(tmp_path: Path) -> None:
     log = _log(tmp_path / "device.log", format_protocol(values, 50 * 512, 16000).split(b"\n"))
     comparison = compare_files(log, _bin(tmp_path / "reference.bin", values))
     assert comparison.frames == 50 and comparison.flips == 0
-    assert comparison.max_abs <= 5e-7
+    assert comparison.max_abs <= LOG_MAX_ABS_ERROR
 
 
 def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

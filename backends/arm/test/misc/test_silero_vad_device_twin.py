@@ -22,20 +22,28 @@ from examples.arm.silero_vad.runtime.compare_vad_probs import (
     compare_probabilities,
 )
 from examples.arm.silero_vad.runtime.device_twin import run_twin
-from examples.arm.silero_vad.runtime.serial_protocol import parse_protocol
+from examples.arm.silero_vad.runtime.serial_protocol import LOG_MAX_ABS_ERROR, parse_protocol
 from examples.arm.silero_vad.runtime.speech_segmenter import speech_segments
 
-# The default model has 16-bit activations. The NPU evaluates sigmoid, tanh and sqrt on
-# int16 through TOSA TABLE, which interpolates linearly between 513 entries, while the
-# PyTorch quantized program evaluates the exact function; the recurrent state carries
-# those differences over frames, where an LSTM near a gate's threshold can amplify them
-# for a few frames. Measured on the committed clips: max 0.147 (one frame), mean 0.0048,
-# no decision flip. The int8 configuration below has no interpolation and is bit exact.
-INT16_MAX_ABS = 0.2
-INT16_MEAN_ABS = 0.006
+# The default model has 16-bit activations. The NPU evaluates sigmoid and tanh on int16
+# through TOSA TABLE, which interpolates linearly between 513 entries, while the PyTorch
+# quantized program evaluates the exact function; the recurrent state carries those
+# differences over frames. Measured on the committed clips: max 0.016, mean 0.0006. A
+# frame whose probability lies that close to the threshold can land on either side, so
+# decisions may differ on up to 1 % of the frames (the accuracy bound against float).
+# The int8 configuration below has no interpolation and is bit exact.
+INT16_MAX_ABS = 0.05
+INT16_MEAN_ABS = 0.002
+INT16_MAX_FLIPS_FRACTION = 0.01
 
 
-def _check_twin(export: ExportResult, tmp_path: Path, max_abs: float, mean_abs: float) -> None:
+def _check_twin(
+    export: ExportResult,
+    tmp_path: Path,
+    max_abs: float,
+    mean_abs: float,
+    max_flips_fraction: float = 0.0,
+) -> None:
     export_dir = export.pte_path.parent
     streams = export.validation_streams
     twin = run_twin(tosa_path(export_dir), export.pte_path, streams, tmp_path)
@@ -46,12 +54,13 @@ def _check_twin(export: ExportResult, tmp_path: Path, max_abs: float, mean_abs: 
             twin[stream.name], read_probabilities(quantized_bin), actual_name=stream.name
         )
         assert comparison.frames == stream.num_frames
-        check_limits(comparison, max_abs=max_abs, mean_abs=mean_abs, max_flips=0)
+        max_flips = int(max_flips_fraction * comparison.frames)
+        check_limits(comparison, max_abs=max_abs, mean_abs=mean_abs, max_flips=max_flips)
 
         # The serial log carries the same values (6 decimals) and the segments of them.
         log_path = tmp_path / "twin" / f"{stream.name}.log"
         twin_bin = tmp_path / "twin" / f"{stream.name}.bin"
-        check_limits(compare_files(log_path, twin_bin), max_abs=5e-7, max_flips=0)
+        check_limits(compare_files(log_path, twin_bin), max_abs=LOG_MAX_ABS_ERROR, max_flips=0)
         log = parse_protocol(log_path.read_bytes(), str(log_path))
         expected = speech_segments(twin[stream.name], stream.num_samples)
         assert log.segments_s == [
@@ -63,7 +72,9 @@ def test_device_twin_follows_quantized_program_int16_tosa_u85(
     silero_u85_export: ExportResult, tmp_path: Path
 ) -> None:
     assert silero_u85_export.report["model"]["activations"] == "int16"
-    _check_twin(silero_u85_export, tmp_path, INT16_MAX_ABS, INT16_MEAN_ABS)
+    _check_twin(
+        silero_u85_export, tmp_path, INT16_MAX_ABS, INT16_MEAN_ABS, INT16_MAX_FLIPS_FRACTION
+    )
 
 
 def test_device_twin_equals_quantized_program_int8_tosa_u85(

@@ -12,7 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from backends.arm.test.misc.test_silero_vad_device_twin import INT16_MAX_ABS, INT16_MEAN_ABS
+from backends.arm.test.misc.test_silero_vad_device_twin import (
+    INT16_MAX_ABS,
+    INT16_MAX_FLIPS_FRACTION,
+    INT16_MEAN_ABS,
+)
 from examples.arm.silero_vad import run_silero_vad
 from examples.arm.silero_vad.model_export.export_silero_vad import read_probabilities
 
@@ -38,10 +42,9 @@ def test_main_job_reports_twin_accuracy_u85(
         assert clip["frames"] == frames
         assert read_probabilities(output_dir / "twin" / f"{name}.bin").size == frames
         total += frames
-        # The twin runs the exported int8 program: bit exact (see the device twin test).
         # int16 tables interpolate on the NPU: see test_silero_vad_device_twin.py.
         assert clip["vs_quantized"]["max_abs"] <= INT16_MAX_ABS
-        assert clip["vs_quantized"]["flips"] == 0
+        assert clip["vs_quantized"]["flips"] <= INT16_MAX_FLIPS_FRACTION * frames
         vs_float = clip["vs_float"]
         assert 0.0 <= vs_float["mean_abs"] <= vs_float["max_abs"] <= 1.0
         assert vs_float["flips_pct"] == pytest.approx(100.0 * vs_float["flips"] / frames)
@@ -57,7 +60,7 @@ def test_main_job_reports_twin_accuracy_u85(
     assert overall["frames"] == total
     assert overall["vs_quantized"]["mean_abs"] <= INT16_MEAN_ABS
     # Regression bound of the accuracy goal on the committed clips (NPU twin vs float):
-    # measured mean abs 0.006 and 0.45 % decision flips; a small margin above.
+    # measured mean abs 0.0054 and 0.64 % decision flips; a small margin above.
     assert overall["vs_float"]["mean_abs"] <= 0.01
     assert overall["vs_float"]["flips_pct"] <= 1.0
     assert overall["segments"]["f1"] >= 0.98

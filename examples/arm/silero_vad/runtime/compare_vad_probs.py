@@ -19,7 +19,7 @@ the VAD sees), and fails when a given limit is exceeded::
 Format detection is by file name: a path ending in ``.bin`` is float32 little-endian (one
 value per frame, no header); anything else is a serial log (the protocol of
 ``serial_protocol.py``). A log prints probabilities with 6 decimals, so a log compared with
-the ``.bin`` it was made from differs by up to 5e-7.
+the ``.bin`` it was made from differs by up to 5.3e-7 (rounding, then float32).
 
 Exit status: 0 within the limits, 1 a limit exceeded, 2 unusable input (missing file,
 non-finite value, frame-count mismatch, truncated or garbled log).

@@ -29,6 +29,9 @@ from examples.arm.silero_vad.model_export.silero_vad_model import FRAME_SECONDS
 from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, SpeechSegmenter
 
 END_OF_TRANSMISSION = b"\x04"
+# A PROB line has 6 decimals (rounding error 5e-7) and is read back as float32 (half an
+# ulp below 1.0: 2**-25), so a log differs from the values it printed by at most this.
+LOG_MAX_ABS_ERROR = 5e-7 + 2**-25
 _PROB = re.compile(r"PROB (\S+) (\S+) (speech|silence)")
 _SEGMENT = re.compile(r"SEGMENT (\S+) (\S+)")
 _DONE = re.compile(r"DONE frames=(\d+) segments=(\d+)")
