@@ -12,6 +12,7 @@ from pathlib import Path
 
 import torch
 from executorch.exir import ExecutorchProgramManager
+from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
 from examples.arm.silero_vad.model_export.lowering import (
     DEFAULT_NPU_TARGET,
@@ -34,8 +35,10 @@ def lower_to_u85(
     model: torch.nn.Module,
     calibration: list[tuple[torch.Tensor, ...]],
     artifacts_dir: Path,
+    config: QuantizationConfig | None = None,
 ) -> LoweredProgram:
-    """Quantizes with the stateful Arm quantizer (calibrating in order) and lowers to U85."""
+    """Quantizes with the stateful Arm quantizer (calibrating in order; default int8) and
+    lowers to U85."""
     spec = make_compile_spec(
         DEFAULT_NPU_TARGET, "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram", artifacts_dir
     )
@@ -45,7 +48,7 @@ def lower_to_u85(
             for inputs in calibration:
                 prepared(*inputs)
 
-    quantized = quantize(model, calibration[0], calibrate, spec)
+    quantized = quantize(model, calibration[0], calibrate, spec, config)
     program = lower(quantized, calibration[0], spec)
     report = run_vela(artifacts_dir / "out.tosa", spec.compiler_flags)
     return LoweredProgram(quantized, program, report)

@@ -24,7 +24,6 @@ from examples.arm.silero_vad.model_export.model_config import (
     DEFAULT_CONFIG,
     EXACT_CONFIG,
     SQRT_MAGNITUDE_LEVELS,
-    ModelConfig,
     build_float_model,
 )
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
@@ -112,26 +111,6 @@ def test_default_model_config_decides_like_silero(
         assert np.abs(ours - official).max() <= 0.05, stream.name
         assert np.abs(ours - official).mean() <= 0.001, stream.name
         assert ((ours >= 0.5) == (official >= 0.5)).all(), stream.name
-
-
-@pytest.mark.parametrize(
-    "kwargs, message",
-    [
-        ({"magnitude": "polygon", "magnitude_levels": (0.1,)}, "sqrt magnitude only"),
-        ({"front_end": "conv", "magnitude": "polygon"}, "conv front end"),
-        ({"front_end": "conv", "magnitude_levels": (0.1,)}, "conv front end"),
-        ({"magnitude": "cube"}, "magnitude 'cube'"),
-        ({"magnitude": "sqrt", "magnitude_levels": (0.1, -1.0)}, "must be positive"),
-    ],
-)
-def test_model_config_refuses_inconsistent_magnitudes(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        ModelConfig(**kwargs)
-
-
-def test_model_config_magnitude_follows_the_front_end() -> None:
-    assert ModelConfig().magnitude == "polygon"
-    assert ModelConfig(front_end="conv").magnitude == "sqrt"
 
 
 def test_fold_refuses_an_asymmetric_basis() -> None:
