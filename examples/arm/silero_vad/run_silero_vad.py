@@ -57,6 +57,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     MAGNITUDES,
     SQRT_MAGNITUDE_LEVELS,
     STATE_DTYPES,
+    WEIGHTS,
     ModelConfig,
 )
 from examples.arm.silero_vad.runtime.compare_vad_probs import (
@@ -144,6 +145,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=DEFAULT_CONFIG.activations,
         help="int16 (a16w8) or int8 (a8w8) activations",
     )
+    model.add_argument(
+        "--weights",
+        choices=WEIGHTS,
+        default=DEFAULT_CONFIG.weights,
+        help="int8, or int4: half the weight traffic, but without quantization-aware "
+        "training it costs accuracy",
+    )
     model.add_argument("--state-dtype", choices=STATE_DTYPES, default=DEFAULT_CONFIG.state_dtype)
     args = parser.parse_args(argv)
     try:
@@ -171,6 +179,7 @@ def model_config(args: argparse.Namespace) -> ModelConfig:
         magnitude=args.magnitude,
         magnitude_levels=args.magnitude_levels,
         activations=args.activations,
+        weights=args.weights,
         state_dtype=args.state_dtype,
     )
 

@@ -14,8 +14,10 @@ import torch
 from torchao.quantization.pt2e import MinMaxObserver
 
 from backends.arm.test.stateful_test_utils import lower_to_u85
+from examples.arm.silero_vad import run_silero_vad
 from examples.arm.silero_vad.model_export.model_config import (
     A16W8_MIN_SCALE,
+    DEFAULT_CONFIG,
     NAMED_CONFIGS,
     ModelConfig,
     quantization_config,
@@ -69,3 +71,37 @@ def test_int4_weights_halve_what_vela_streams_u85(tmp_path: Path) -> None:
         dram_kib[weights] = lowered.report.dram_kib
     # 64 KiB of int8 weights (plus per-channel scales and biases) against 32 KiB of int4.
     assert dram_kib["int4"] < 0.6 * dram_kib["int8"], dram_kib
+
+
+def test_cli_options_make_the_model_config() -> None:
+    args = run_silero_vad.parse_args(
+        "--magnitude sqrt --magnitude-levels 1.2,0.25 --activations int8 --weights int4 "
+        "--state-dtype int8".split()
+    )
+    assert run_silero_vad.model_config(args) == ModelConfig(
+        magnitude="sqrt",
+        magnitude_levels=(1.2, 0.25),
+        activations="int8",
+        weights="int4",
+        state_dtype="int8",
+    )
+    assert run_silero_vad.model_config(run_silero_vad.parse_args([])) == DEFAULT_CONFIG
+    conv = run_silero_vad.model_config(run_silero_vad.parse_args(["--front-end", "conv"]))
+    assert conv.magnitude == "sqrt"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--magnitude-levels", "0.1"], "sqrt magnitude only"),
+        (["--front-end", "conv", "--magnitude", "polygon"], "conv front end"),
+        (["--magnitude", "sqrt", "--magnitude-levels", "0.1,x"], "expected numbers"),
+    ],
+)
+def test_cli_refuses_inconsistent_options(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        run_silero_vad.parse_args(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err

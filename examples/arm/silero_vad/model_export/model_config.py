@@ -51,7 +51,7 @@ class ModelConfig:
     magnitude_levels: tuple[float, ...] = ()  # sqrt magnitude of the framed front end only
     activations: str = "int16"  # "int16": a16w8; "int8": a8w8
     # "int4" (values -7..7, per channel) halves the weight bytes Vela streams; without
-    # quantization-aware training it ruins accuracy: a cycle floor for the benchmarks.
+    # quantization-aware training it costs accuracy: a cycle floor for the benchmarks.
     weights: str = "int8"
     state_dtype: str = "int16"
 
@@ -93,7 +93,8 @@ NAMED_CONFIGS = {
     "framed-int16-int8-state": ModelConfig(state_dtype="int8"),
     "exact-sqrt-levels": EXACT_CONFIG,
     "default": DEFAULT_CONFIG,
-    # The narrowest arithmetic Vela offers, post-training: where the cycles bottom out.
+    # The default arrangement in the narrowest arithmetic Vela offers, post-training:
+    # where the cycles bottom out without retraining.
     "floor-a8w4": ModelConfig(activations="int8", weights="int4", state_dtype="int8"),
 }
 
