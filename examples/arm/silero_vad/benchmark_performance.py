@@ -10,7 +10,8 @@ for every accelerator size; the table gives cycles (total, NPU, SRAM and DRAM ac
 Vela's NPU/CPU operator counts, the operators left to the CPU in the program, SRAM/DRAM
 use, the .pte size and the lowering time. ``upstream`` is the release's own flow
 (``model_export/upstream_recipe.py``). ``--executorch 1.4.1 --executorch 1.5.1`` runs
-the benchmark once per release, each in its own virtualenv, and prints one table:
+the benchmark once per release, each in its own virtualenv, and prints one table.
+``--per-operator`` also prints Vela's cycles and memory access for every operator:
 
     python -m examples.arm.silero_vad.benchmark_performance [--target ethos-u85-256 ...]
 """
@@ -48,7 +49,10 @@ from examples.arm.silero_vad.model_export.program_inspection import inspect_prog
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 from examples.arm.silero_vad.model_export.stateful_silero_vad import StatefulSileroVAD
 from examples.arm.silero_vad.model_export.upstream_recipe import export_upstream_recipe
-from examples.arm.silero_vad.model_export.vela_report import run_vela_on_delegates
+from examples.arm.silero_vad.model_export.vela_report import (
+    operator_performance,
+    run_vela_on_delegates,
+)
 from examples.arm.silero_vad.run_silero_vad import DATA_DIR
 
 TARGETS = ("ethos-u85-128", "ethos-u85-256", "ethos-u85-512", "ethos-u85-1024")
@@ -62,7 +66,10 @@ def benchmark(
     calibration_wavs: list[Path],
     system_config: str,
     memory_mode: str,
+    operator_tables: list[tuple[str, str]] | None = None,
 ) -> list[list[str]]:
+    """One row per configuration and target; ``operator_tables``, when given, receives
+    (title, Vela's per-operator table) for every delegate."""
     calibration = load_streams(calibration_wavs)
     float_model = SileroVAD.from_silero_package()
     rows = []
@@ -87,6 +94,11 @@ def benchmark(
                     program = lower(quantized, example_inputs(), spec)
                 seconds = time.monotonic() - start
                 vela = run_vela_on_delegates(Path(artifacts), spec.compiler_flags)
+                if operator_tables is not None:
+                    for tosa in sorted(Path(artifacts).glob("output_tag*.tosa")):
+                        title = f"{name}, {target}, {tosa.name}"
+                        table = operator_performance(tosa, spec.compiler_flags)
+                        operator_tables.append((title, table))
             cpu_calls = inspect_program(program.buffer).operator_calls
             rows.append(
                 [
@@ -138,8 +150,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="VERSION",
         help="run in this release's virtualenv (repeatable); default: the active one",
     )
+    parser.add_argument(
+        "--per-operator",
+        action="store_true",
+        help="also print Vela's per-operator cycles and memory access (active release only)",
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.per_operator and args.executorch:
+        parser.error("--per-operator runs in the active release only: drop --executorch")
+    operator_tables: list[tuple[str, str]] | None = [] if args.per_operator else None
     forwarded = [
         option
         for flag, values in (
@@ -162,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.calibration_wav or wav_files(DATA_DIR / "calibration"),
                 args.system_config,
                 args.memory_mode,
+                operator_tables,
             )
     except (AudioError, RuntimeError) as error:
         print(f"ERROR {error}", file=sys.stderr)
@@ -173,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     header = ["executorch", "config", "target", "cycles", "NPU", "SRAM access", "DRAM access"]
     header += ["NPU/CPU ops", "CPU calls", "SRAM KiB", "DRAM KiB", "PTE bytes", "lower s"]
     print(markdown_table(header, rows))
+    for title, table in operator_tables or []:
+        print(f"\n{title}\n{table}")
     return 0
 
 

@@ -23,8 +23,10 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     reference_path,
     tosa_path,
 )
+from examples.arm.silero_vad.model_export.lowering import make_compile_spec
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
 from examples.arm.silero_vad.model_export.silero_vad_model import STATE_SHAPE
+from examples.arm.silero_vad.model_export.vela_report import operator_performance
 
 BOUNDARY_AND_STATE_WRITE = {
     "aten::copy_": 1,
@@ -75,6 +77,21 @@ def test_silero_report_has_vela_figures_and_all_ops_on_npu_u85(
     assert state["zero_point"] == 0 and 0 < state["h_scale"] < state["c_scale"]
     assert tosa_path(output_dir).stat().st_size > 0
     assert list((output_dir / "vela" / "output").glob("out_summary_*.csv"))
+
+
+def test_vela_per_operator_table_covers_the_delegate_u85(
+    silero_u85_export: ExportResult,
+) -> None:
+    """What benchmark_performance --per-operator prints: one NPU row per operator."""
+    output_dir = silero_u85_export.pte_path.parent
+    flags = make_compile_spec("ethos-u85-256", "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram", None)
+    table = operator_performance(tosa_path(output_dir), flags.compiler_flags)
+    header, _, *rows = table.splitlines()
+    assert header.startswith("Original Operator") and "Op Cycles" in header
+    assert all(row.split()[2] == "NPU" for row in rows)
+    # Four fully connected / convolution layers of the encoder, two of the LSTM, two of
+    # the STFT and the head: nine Conv2D rows.
+    assert sum(row.split()[0] == "Conv2D" for row in rows) == 9
 
 
 def test_silero_reference_probabilities_per_validation_clip_u85(

@@ -53,28 +53,37 @@ def read_summary_csv(path: Path) -> dict[str, str]:
     return rows[0]
 
 
+def _run_vela_cli(
+    tosa_path: Path, compiler_flags: list[str], output_dir: str, *extra_flags: str
+) -> str:
+    """Runs the ``vela`` CLI with the lowering's own flags; returns what it printed."""
+    flags = [flag for flag in compiler_flags if not flag.startswith("--output-dir")]
+    command = [
+        str(Path(sys.executable).with_name("vela")),
+        *flags,
+        *extra_flags,
+        f"--output-dir={output_dir}",
+        str(tosa_path),
+    ]
+    completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        raise RuntimeError(
+            f"vela failed on {tosa_path} ({completed.returncode}):\n{completed.stderr}"
+        )
+    return completed.stdout
+
+
 def run_vela(tosa_path: Path, compiler_flags: list[str]) -> VelaReport:
     """Compiles ``tosa_path`` with the lowering's own Vela flags and reads the result."""
-    flags = [flag for flag in compiler_flags if not flag.startswith("--output-dir")]
     with tempfile.TemporaryDirectory() as output_dir:
-        command = [
-            str(Path(sys.executable).with_name("vela")),
-            *flags,
-            f"--output-dir={output_dir}",
-            str(tosa_path),
-        ]
-        completed = subprocess.run(command, capture_output=True, text=True, check=False)
-        if completed.returncode != 0:
-            raise RuntimeError(
-                f"vela failed on {tosa_path} ({completed.returncode}):\n{completed.stderr}"
-            )
+        stdout = _run_vela_cli(tosa_path, compiler_flags, output_dir)
         summaries = list(Path(output_dir).glob("*_summary_*.csv"))
         if len(summaries) != 1:
             raise RuntimeError(f"vela wrote {len(summaries)} summary files for {tosa_path}")
         row = read_summary_csv(summaries[0])
     return VelaReport(
-        npu_ops=_operator_count(completed.stdout, "NPU"),
-        cpu_ops=_operator_count(completed.stdout, "CPU"),
+        npu_ops=_operator_count(stdout, "NPU"),
+        cpu_ops=_operator_count(stdout, "CPU"),
         cycles_total=int(float(row["cycles_total"])),
         cycles_npu=int(float(row["cycles_npu"])),
         cycles_sram_access=int(float(row["cycles_sram_access"])),
@@ -83,6 +92,17 @@ def run_vela(tosa_path: Path, compiler_flags: list[str]) -> VelaReport:
         dram_kib=round(float(row["dram_memory_used"]), 2),
         nn_macs=int(float(row["nn_macs"])),
     )
+
+
+def operator_performance(tosa_path: Path, compiler_flags: list[str]) -> str:
+    """Vela's per-operator table (cycles, memory access, MACs) for ``tosa_path``."""
+    with tempfile.TemporaryDirectory() as output_dir:
+        stdout = _run_vela_cli(tosa_path, compiler_flags, output_dir, "--verbose-performance")
+    start = stdout.find("Original Operator")
+    end = stdout.find("Network summary", start)
+    if start < 0 or end < 0:
+        raise RuntimeError(f"vela printed no per-operator performance for {tosa_path}")
+    return stdout[start:end].rstrip()
 
 
 def run_vela_on_delegates(artifacts_dir: Path, compiler_flags: list[str]) -> VelaReport:
