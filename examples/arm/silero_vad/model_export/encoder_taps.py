@@ -1,0 +1,74 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""Drops the encoder's kernel taps that only ever multiply zero padding.
+
+A frame gives the encoder 4 STFT columns, and its strides (1, 2, 2, 1) shrink them to 4,
+2, 1 and 1. With 3-tap kernels and a zero pad on each side, the third convolution's first
+tap and the fourth convolution's outer taps meet nothing but padding on every frame, yet
+the NPU streams and multiplies their weights. Cutting each convolution down to the taps
+that see real columns (and its padding to what those taps still need, here none) is the
+same function, with a third fewer weights in the last two layers.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from examples.arm.silero_vad.model_export.silero_vad_model import Encoder
+
+STFT_COLUMNS = 4  # STFT columns per frame: what the encoder's first convolution sees
+
+
+def _used_taps(conv: nn.Conv1d, input_length: int) -> tuple[list[int], int]:
+    """The taps that meet a real input column for some output, and the output length."""
+    (kernel,), (stride,), (padding,) = conv.kernel_size, conv.stride, conv.padding
+    output_length = (input_length + 2 * padding - kernel) // stride + 1
+    used = sorted(
+        {
+            tap
+            for out in range(output_length)
+            for tap in range(kernel)
+            if 0 <= out * stride - padding + tap < input_length
+        }
+    )
+    return used, output_length
+
+
+def _without_padding_taps(conv: nn.Conv1d, input_length: int) -> tuple[nn.Conv1d, int]:
+    """``conv`` cut to its used taps, when that is exactly the same function, and its
+    output length. Without padding, output ``out`` starts at column ``out * stride``:
+    the column the original's first used tap met, ``out * stride - padding + first``."""
+    (kernel,), (stride,), (padding,) = conv.kernel_size, conv.stride, conv.padding
+    used, output_length = _used_taps(conv, input_length)
+    first, count = used[0], len(used)
+    exact = (
+        count < kernel
+        and used == list(range(first, first + count))
+        and first == padding
+        and (input_length - count) // stride + 1 == output_length
+        and conv.groups == 1
+        and conv.dilation == (1,)
+        and conv.padding_mode == "zeros"
+    )
+    if not exact:
+        return conv, output_length
+    trimmed = nn.Conv1d(
+        conv.in_channels, conv.out_channels, count, stride=stride, bias=conv.bias is not None
+    )
+    with torch.no_grad():
+        trimmed.weight.copy_(conv.weight[:, :, first : first + count])
+        if conv.bias is not None:
+            trimmed.bias.copy_(conv.bias)
+    return trimmed, output_length
+
+
+def trim_padding_taps(encoder: Encoder, input_length: int = STFT_COLUMNS) -> Encoder:
+    """``encoder`` (changed in place) with every convolution cut to its useful taps."""
+    length = input_length
+    for index, conv in enumerate(encoder.convs):
+        encoder.convs[index], length = _without_padding_taps(conv, length)
+    return encoder
