@@ -11,8 +11,8 @@ The framing and the basis compute the same spectrum as ``StftMagnitude`` (float 
 1. Framing without a pad. The official front end reflect-pads the 576-sample frame to 640
    and convolves it with a 256-tap basis at stride 128: a one-channel strided convolution
    that Ethos-U runs as slow depthwise passes, plus dozens of copies for the pad. Here the
-   four 256-sample windows are cut with a reshape and a concat, and the 64 reflected
-   samples of the last window are one reverse of the frame's end.
+   padded frame is five 128-sample hops (a reshape, and for the last hop one reverse of
+   the frame's end: the 64 reflected samples); window ``i`` is hops ``i`` and ``i + 1``.
 2. Half the basis. The windowed DFT basis is even (real rows) and odd (imaginary rows)
    around sample 128, so ``x[n] + x[256-n]`` and ``x[n] - x[256-n]`` (one reverse, an add
    and a subtract) meet a 129x128 and a 129x127 matrix instead of the 258x256 basis:
@@ -137,20 +137,24 @@ class FramedStftMagnitude(nn.Module):
     ) -> FramedStftMagnitude:
         return cls(stft.forward_basis, magnitude, magnitude_levels)
 
-    def windows(self, frame: torch.Tensor) -> torch.Tensor:
-        """(4, 256): the windows the strided convolution saw, reflect pad included."""
+    def hops(self, frame: torch.Tensor) -> torch.Tensor:
+        """(5, 128): the padded frame in hops; window ``i`` is hops ``i`` and ``i + 1``."""
         hops = frame[:, : _WINDOWS * STFT_HOP].reshape(_WINDOWS, STFT_HOP)
-        first = torch.cat([hops[:-1], hops[1:]], dim=1)  # windows 0, 1, 2
         # Reflect pad: padded[576 + k] = frame[574 - k], k = 0..63.
         reflected = frame[:, FRAME_SAMPLES - 1 - STFT_RIGHT_PAD : FRAME_SAMPLES - 1].flip(1)
-        last = torch.cat([frame[:, (_WINDOWS - 1) * STFT_HOP :], reflected], dim=1)
-        return torch.cat([first, last], dim=0)
+        last = torch.cat([frame[:, _WINDOWS * STFT_HOP :], reflected], dim=1)
+        return torch.cat([hops, last], dim=0)
 
     def forward(self, frame: torch.Tensor) -> torch.Tensor:
-        windows = self.windows(frame)
-        mirrored = windows.flip(1)[:, : _HALF - 1]  # x[256 - n] for n = 1..127
-        head = windows[:, 1:_HALF]  # x[n] for n = 1..127
-        even_part = torch.cat([head + mirrored, windows[:, _HALF : _HALF + 1]], dim=1)
+        # Window i holds x[n] = hops[i, n] and x[256 - n] = hops[i + 1, 128 - n], which is
+        # reversed[i + 1, n - 1]: the folded sums come from the hops without building the
+        # overlapping windows (fewer and smaller copies on the NPU).
+        hops = self.hops(frame)
+        reversed_hops = hops.flip(1)
+        head = hops[:_WINDOWS, 1:]  # x[n] for n = 1..127
+        mirrored = reversed_hops[1:, : _HALF - 1]  # x[256 - n] for n = 1..127
+        centre = hops[1:, :1]  # x[128]
+        even_part = torch.cat([head + mirrored, centre], dim=1)
         real = self.even(even_part)  # (4, 129)
         imag = self.odd(head - mirrored)  # (4, 129)
         if self.magnitude == "polygon":
