@@ -79,7 +79,7 @@ def benchmark(
         quantized = None
         quantize_seconds = 0.0  # the upstream flow quantizes inside its export
         if name != UPSTREAM:
-            start = time.monotonic()
+            quantize_start = time.monotonic()
             config = CONFIGS[name]
             state = calibrate_state_quantization(float_model, calibration, config.state_dtype)
             stateful = StatefulSileroVAD(build_float_model(config), state)
@@ -87,7 +87,7 @@ def benchmark(
             quantized = quantize_silero_vad(
                 stateful, calibration, quantizer_spec, quantization_config(config)
             )
-            quantize_seconds = time.monotonic() - start
+            quantize_seconds = time.monotonic() - quantize_start
         for target in targets:
             with tempfile.TemporaryDirectory() as artifacts:
                 spec = make_compile_spec(target, system_config, memory_mode, Path(artifacts))

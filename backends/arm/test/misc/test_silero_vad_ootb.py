@@ -107,19 +107,19 @@ def test_ootb_help_lists_tests() -> None:
     assert _ootb("run_no_such_test").returncode == 2
 
 
+def _passing_e2e(test: str, wav: Path, work_dir: Path) -> subprocess.CompletedProcess[str]:
+    """Runs an end-to-end OOTB test on one clip and checks it exits 0 and says PASS."""
+    result = _ootb(test, "--validation-wav", str(wav), "--work-dir", str(work_dir))
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert f"{test}: PASS" in result.stdout, output
+    return result
+
+
 @pytest.mark.slow
 def test_ootb_host_runner_matches_program(validation_wavs: list[Path], tmp_path: Path) -> None:
     """Export for the CPU, build the host runner, run one clip: PASS against the program."""
-    result = _ootb(
-        "run_silero_vad_e2e_host",
-        "--validation-wav",
-        str(validation_wavs[0]),
-        "--work-dir",
-        str(tmp_path),
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output
-    assert "run_silero_vad_e2e_host: PASS" in result.stdout, output
+    result = _passing_e2e("run_silero_vad_e2e_host", validation_wavs[0], tmp_path)
     assert "vs program reference: frames=" in result.stdout
     assert "host runner time per frame: median" in result.stdout
     name = validation_wavs[0].stem
@@ -160,13 +160,4 @@ def test_ootb_ethos_u_stops_early_without_fvp_u85(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(bool(_fvp_missing()), reason=_fvp_missing() or "FVP present")
 def test_ootb_ethos_u_fvp_matches_twin_u85(validation_wavs: list[Path], tmp_path: Path) -> None:
-    result = _ootb(
-        "run_silero_vad_e2e_ethos_u",
-        "--validation-wav",
-        str(validation_wavs[0]),
-        "--work-dir",
-        str(tmp_path),
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output
-    assert "run_silero_vad_e2e_ethos_u: PASS" in result.stdout, output
+    _passing_e2e("run_silero_vad_e2e_ethos_u", validation_wavs[0], tmp_path)

@@ -109,6 +109,15 @@ def _prepare(model: nn.Module, tmp_path) -> torch.fx.GraphModule:
     return prepare_pt2e(_graph_module(model), quantizer)
 
 
+def quantized_int8_state(tmp_path) -> torch.fx.GraphModule:
+    """Int8State prepared with the stateful quantizer, calibrated on ``_frames()``, converted."""
+    prepared = _prepare(Int8State(), tmp_path)
+    with torch.no_grad():
+        for frame in _frames():
+            prepared(*frame)
+    return convert_pt2e(prepared)
+
+
 def _buffer_reader(graph_module: torch.fx.GraphModule, name: str) -> torch.fx.Node:
     (reader,) = graph_module.graph.find_nodes(op="get_attr", target=name)
     return reader
@@ -274,12 +283,7 @@ class StateIntoDelegatePartitioner(EthosUPartitioner):
 
 def test_lowering_guard_reports_a_frozen_state_u85(tmp_path) -> None:
     spec = make_compile_spec("ethos-u85-256", "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram", tmp_path)
-    quantizer = StatefulEthosUQuantizer(spec).set_global(get_symmetric_quantization_config())
-    prepared = prepare_pt2e(_graph_module(Int8State()), quantizer)
-    with torch.no_grad():
-        for frame in _frames():
-            prepared(*frame)
-    quantized = convert_pt2e(prepared)
+    quantized = quantized_int8_state(tmp_path)
 
     def edge_program():
         exported = torch.export.export(quantized, _frames(1)[0])

@@ -18,15 +18,12 @@ from importlib.metadata import version
 import pytest
 import torch
 from executorch.backends.arm.ethosu import EthosUPartitioner
-from executorch.backends.arm.quantizer import get_symmetric_quantization_config
 from executorch.exir import EdgeCompileConfig, to_edge
-from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
 from backends.arm._passes import upstream_capabilities
 from backends.arm._passes.stateful_arm_pass_manager import pass_manager_sites
 from backends.arm.ethosu.stateful_ethos_u_partitioner import mutable_buffer_placeholders
-from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulEthosUQuantizer
-from backends.arm.test.passes.test_mutable_buffers import Int8State, _frames, _graph_module
+from backends.arm.test.passes.test_mutable_buffers import _frames, quantized_int8_state
 from examples.arm.silero_vad.model_export.lowering import make_compile_spec
 
 
@@ -66,12 +63,7 @@ def test_detected_capabilities_match_the_release_tosa() -> None:
 def test_release_partitioner_and_quantized_state_u85(tmp_path) -> None:
     """Why StatefulEthosUPartitioner exists (1.4.1), and that it is a no-op on 1.5.1."""
     spec = make_compile_spec("ethos-u85-256", "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram", tmp_path)
-    quantizer = StatefulEthosUQuantizer(spec).set_global(get_symmetric_quantization_config())
-    prepared = prepare_pt2e(_graph_module(Int8State()), quantizer)
-    with torch.no_grad():
-        for frame in _frames():
-            prepared(*frame)
-    exported = torch.export.export(convert_pt2e(prepared), _frames(1)[0])
+    exported = torch.export.export(quantized_int8_state(tmp_path), _frames(1)[0])
     edge = to_edge(exported, compile_config=EdgeCompileConfig(_check_ir_validity=False))
     tagged = EthosUPartitioner(spec).partition(edge.exported_program())
     (state,) = mutable_buffer_placeholders(tagged.tagged_exported_program)

@@ -69,6 +69,16 @@ POLYGON_MAX_RELATIVE_ERROR = (1 - math.cos(_POLYGON_HALF_ANGLE)) / (
 )  # 0.0097
 
 
+def check_magnitude(magnitude: str, levels: tuple[float, ...]) -> None:
+    """Raises ValueError unless ``magnitude`` is known and ``levels`` suit it."""
+    if magnitude not in MAGNITUDES:
+        raise ValueError(f"magnitude {magnitude!r}: expected one of {', '.join(MAGNITUDES)}")
+    if levels and magnitude != "sqrt":
+        raise ValueError("magnitude levels apply to the sqrt magnitude only")
+    if not all(level > 0 for level in levels):
+        raise ValueError(f"magnitude levels {levels}: must be positive")
+
+
 def polygon_magnitude(real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
     """``|real + i imag|`` within 0.97 %, from abs, max, min, scale and add only."""
     a, b = real.abs(), imag.abs()
@@ -111,10 +121,7 @@ class FramedStftMagnitude(nn.Module):
         magnitude_levels: tuple[float, ...] = (),
     ) -> None:
         super().__init__()
-        if magnitude not in MAGNITUDES:
-            raise ValueError(f"magnitude {magnitude!r}: expected one of {', '.join(MAGNITUDES)}")
-        if magnitude_levels and magnitude != "sqrt":
-            raise ValueError("magnitude levels apply to the sqrt magnitude only")
+        check_magnitude(magnitude, magnitude_levels)
         basis = forward_basis[:, 0, :]  # (258, 256)
         real, imag = basis[:STFT_BINS], basis[STFT_BINS:]
         _check_symmetry(real, imag)
