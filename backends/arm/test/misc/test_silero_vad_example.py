@@ -84,8 +84,8 @@ def test_vela_per_operator_table_covers_the_delegate_u85(
 ) -> None:
     """What benchmark_performance --per-operator prints: one NPU row per operator."""
     output_dir = silero_u85_export.pte_path.parent
-    flags = make_compile_spec("ethos-u85-256", "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram", None)
-    table = operator_performance(tosa_path(output_dir), flags.compiler_flags)
+    spec = make_compile_spec("ethos-u85-256", "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram", None)
+    table = operator_performance(tosa_path(output_dir), spec.compiler_flags)
     header, _, *rows = table.splitlines()
     assert header.startswith("Original Operator") and "Op Cycles" in header
     assert all(row.split()[2] == "NPU" for row in rows)
