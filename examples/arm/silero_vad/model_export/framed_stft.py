@@ -64,6 +64,12 @@ _POLYGON_DIRECTIONS = tuple(
     (math.cos(angle) * _POLYGON_GAIN, math.sin(angle) * _POLYGON_GAIN)
     for angle in (_POLYGON_HALF_ANGLE, 3 * _POLYGON_HALF_ANGLE)
 )
+_POLYGON_FIRST, _POLYGON_SECOND = _POLYGON_DIRECTIONS
+# c1 L + s1 S = (c1 / c0) (c0 L + s0 S) + (s1 - s0 c1 / c0) S, both factors positive.
+_POLYGON_SECOND_FROM_FIRST = (
+    _POLYGON_SECOND[0] / _POLYGON_FIRST[0],
+    _POLYGON_SECOND[1] - _POLYGON_FIRST[1] * _POLYGON_SECOND[0] / _POLYGON_FIRST[0],
+)
 POLYGON_MAX_RELATIVE_ERROR = (1 - math.cos(_POLYGON_HALF_ANGLE)) / (
     1 + math.cos(_POLYGON_HALF_ANGLE)
 )  # 0.0097
@@ -83,8 +89,12 @@ def polygon_magnitude(real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
     """``|real + i imag|`` within 0.97 %, from abs, max, min, scale and add only."""
     a, b = real.abs(), imag.abs()
     larger, smaller = torch.maximum(a, b), torch.minimum(a, b)
-    (c0, s0), (c1, s1) = _POLYGON_DIRECTIONS
-    return torch.maximum(larger * c0 + smaller * s0, larger * c1 + smaller * s1)
+    first = larger * _POLYGON_FIRST[0] + smaller * _POLYGON_FIRST[1]
+    # The second projection from the first: each sum then reads different tensors, so the
+    # quantized graph can carry every scale factor in a dequantize (see
+    # FoldScalarMulIntoQParamsPass) without two adds of the same inputs.
+    second = first * _POLYGON_SECOND_FROM_FIRST[0] + smaller * _POLYGON_SECOND_FROM_FIRST[1]
+    return torch.maximum(first, second)
 
 
 def sqrt_magnitude(
