@@ -7,6 +7,7 @@
 
 from .decompose_lstm_cell_pass import DecomposeLstmCellPass  # noqa
 from .fold_constants_keep_mutable_state_pass import FoldConstantsKeepMutableStatePass  # noqa
+from .fold_scalar_mul_into_qparams_pass import FoldScalarMulIntoQParamsPass  # noqa
 from .preserve_mutable_buffers_pass import PreserveMutableBuffersPass  # noqa
 from .stateful_arm_pass_manager import (  # noqa
     StatefulArmPassManager,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import torch
 from executorch.exir import ExecutorchProgramManager
-from torchao.quantization.pt2e.quantizer import QuantizationConfig
+from torchao.quantization.pt2e.quantizer import QuantizationConfig, QuantizationSpec
 
 from examples.arm.silero_vad.model_export.lowering import (
     DEFAULT_NPU_TARGET,
@@ -36,6 +36,7 @@ def lower_to_u85(
     calibration: list[tuple[torch.Tensor, ...]],
     artifacts_dir: Path,
     config: QuantizationConfig | None = None,
+    lstm_gate_input_activation: QuantizationSpec | None = None,
 ) -> LoweredProgram:
     """Quantizes with the stateful Arm quantizer (calibrating in order; default int8) and
     lowers to U85."""
@@ -48,7 +49,7 @@ def lower_to_u85(
             for inputs in calibration:
                 prepared(*inputs)
 
-    quantized = quantize(model, calibration[0], calibrate, spec, config)
+    quantized = quantize(model, calibration[0], calibrate, spec, config, lstm_gate_input_activation)
     program = lower(quantized, calibration[0], spec)
     report = run_vela(artifacts_dir / "out.tosa", spec.compiler_flags)
     return LoweredProgram(quantized, program, report)

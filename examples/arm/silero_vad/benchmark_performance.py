@@ -30,25 +30,15 @@ from pathlib import Path
 
 from examples.arm.silero_vad.evaluation.report_markdown import markdown_table
 from examples.arm.silero_vad.model_export.audio import AudioError, load_streams, wav_files
-from examples.arm.silero_vad.model_export.calibration import calibrate_state_quantization
 from examples.arm.silero_vad.model_export.export_silero_vad import (
     DEFAULT_MEMORY_MODE,
     DEFAULT_SYSTEM_CONFIG,
+    quantize_configured,
 )
-from examples.arm.silero_vad.model_export.lowering import (
-    example_inputs,
-    lower,
-    make_compile_spec,
-    quantize_silero_vad,
-)
+from examples.arm.silero_vad.model_export.lowering import example_inputs, lower, make_compile_spec
 from examples.arm.silero_vad.model_export.model_config import NAMED_CONFIGS as CONFIGS
-from examples.arm.silero_vad.model_export.model_config import (
-    build_float_model,
-    quantization_config,
-)
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
-from examples.arm.silero_vad.model_export.stateful_silero_vad import StatefulSileroVAD
 from examples.arm.silero_vad.model_export.upstream_recipe import export_upstream_recipe
 from examples.arm.silero_vad.model_export.vela_report import (
     operator_performance,
@@ -80,12 +70,9 @@ def benchmark(
         quantize_seconds = 0.0  # the upstream flow quantizes inside its export
         if name != UPSTREAM:
             quantize_start = time.monotonic()
-            config = CONFIGS[name]
-            state = calibrate_state_quantization(float_model, calibration, config.state_dtype)
-            stateful = StatefulSileroVAD(build_float_model(config), state)
             quantizer_spec = make_compile_spec(targets[0], system_config, memory_mode, None)
-            quantized = quantize_silero_vad(
-                stateful, calibration, quantizer_spec, quantization_config(config)
+            quantized, _ = quantize_configured(
+                CONFIGS[name], float_model, calibration, quantizer_spec
             )
             quantize_seconds = time.monotonic() - quantize_start
         for target in targets:

@@ -55,6 +55,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     ACTIVATIONS,
     DEFAULT_CONFIG,
     FRONT_ENDS,
+    LSTM_GATE_WEIGHTS,
     SQRT_MAGNITUDE_LEVELS,
     STATE_DTYPES,
     WEIGHTS,
@@ -146,11 +147,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="int16 (a16w8) or int8 (a8w8) activations",
     )
     model.add_argument(
+        "--lstm-gate-inputs",
+        choices=ACTIVATIONS,
+        default=DEFAULT_CONFIG.lstm_gate_inputs,
+        help="width of the LSTM gate products' inputs: int8 (default; half the products' "
+        "NPU time, measured at the same accuracy) or int16 (as the other activations)",
+    )
+    model.add_argument(
         "--weights",
         choices=WEIGHTS,
         default=DEFAULT_CONFIG.weights,
         help="int8, or int4: half the weight traffic, but without quantization-aware "
         "training it costs accuracy",
+    )
+    model.add_argument(
+        "--lstm-gate-weights",
+        choices=LSTM_GATE_WEIGHTS,
+        help="LSTM gate weights, at most as wide as --weights: int6 (default with int8 "
+        "weights; -31..31 stored as int8, which Vela's weight codec streams in about 6 "
+        "bits), int8, or int4 (with int8 gate inputs)",
     )
     model.add_argument("--state-dtype", choices=STATE_DTYPES, default=DEFAULT_CONFIG.state_dtype)
     args = parser.parse_args(argv)
@@ -177,7 +192,9 @@ def model_config(args: argparse.Namespace) -> ModelConfig:
         magnitude=args.magnitude,
         magnitude_levels=args.magnitude_levels,
         activations=args.activations,
+        lstm_gate_inputs=args.lstm_gate_inputs,
         weights=args.weights,
+        lstm_gate_weights=args.lstm_gate_weights,
         state_dtype=args.state_dtype,
     )
 

@@ -20,6 +20,8 @@ from examples.arm.silero_vad.model_export.model_config import (
     DEFAULT_CONFIG,
     NAMED_CONFIGS,
     ModelConfig,
+    lstm_gate_input_activation,
+    lstm_gate_weight,
     quantization_config,
 )
 
@@ -34,6 +36,11 @@ from examples.arm.silero_vad.model_export.model_config import (
         ({"magnitude": "sqrt", "magnitude_levels": (0.1, -1.0)}, "must be positive"),
         ({"weights": "int2"}, "weights 'int2'"),
         ({"activations": "fp16"}, "activations 'fp16'"),
+        ({"lstm_gate_inputs": "int4"}, "LSTM gate inputs 'int4'"),
+        ({"activations": "int8", "lstm_gate_inputs": "int16"}, "wider than the int8"),
+        ({"lstm_gate_weights": "int5"}, "LSTM gate weights 'int5'"),
+        ({"activations": "int8", "weights": "int4", "lstm_gate_weights": "int6"}, "wider"),
+        ({"lstm_gate_inputs": "int16", "lstm_gate_weights": "int4"}, "need int8 gate inputs"),
     ],
 )
 def test_model_config_refuses_inconsistent_arrangements(kwargs: dict, message: str) -> None:
@@ -57,6 +64,25 @@ def test_quantization_config_follows_activations_and_weights() -> None:
     floor = quantization_config(NAMED_CONFIGS["floor-a8w4"])
     assert floor.input_activation.dtype == torch.int8
     assert (floor.weight.quant_min, floor.weight.quant_max) == (-7, 7)
+
+
+def test_lstm_gate_inputs_get_their_own_spec_only_when_narrower() -> None:
+    gate_inputs = lstm_gate_input_activation(DEFAULT_CONFIG)
+    assert DEFAULT_CONFIG.lstm_gate_inputs == "int8"
+    assert gate_inputs is not None and gate_inputs.dtype == torch.int8
+    assert lstm_gate_input_activation(ModelConfig(lstm_gate_inputs="int16")) is None
+    assert lstm_gate_input_activation(NAMED_CONFIGS["framed-int8"]) is None
+
+
+def test_lstm_gate_weights_default_to_six_bits_of_int8() -> None:
+    assert DEFAULT_CONFIG.lstm_gate_weights == "int6"
+    gate_weights = lstm_gate_weight(DEFAULT_CONFIG)
+    assert gate_weights is not None and gate_weights.dtype == torch.int8
+    assert (gate_weights.quant_min, gate_weights.quant_max) == (-31, 31)
+    assert gate_weights.qscheme == torch.per_channel_symmetric
+    assert NAMED_CONFIGS["floor-a8w4"].lstm_gate_weights == "int4"
+    assert lstm_gate_weight(NAMED_CONFIGS["floor-a8w4"]) is None
+    assert lstm_gate_weight(NAMED_CONFIGS["recipe"]) is None
 
 
 def test_int4_weights_halve_what_vela_streams_u85(tmp_path: Path) -> None:
@@ -85,6 +111,12 @@ def test_cli_options_make_the_model_config() -> None:
         weights="int4",
         state_dtype="int8",
     )
+    wide_gates = run_silero_vad.parse_args(
+        ["--lstm-gate-inputs", "int16", "--lstm-gate-weights", "int8"]
+    )
+    assert run_silero_vad.model_config(wide_gates) == ModelConfig(
+        lstm_gate_inputs="int16", lstm_gate_weights="int8"
+    )
     assert run_silero_vad.model_config(run_silero_vad.parse_args([])) == DEFAULT_CONFIG
     conv = run_silero_vad.model_config(run_silero_vad.parse_args(["--front-end", "conv"]))
     assert conv.magnitude == "sqrt"
@@ -96,6 +128,7 @@ def test_cli_options_make_the_model_config() -> None:
         (["--magnitude-levels", "0.1"], "sqrt magnitude only"),
         (["--front-end", "conv", "--magnitude", "polygon"], "conv front end"),
         (["--magnitude", "sqrt", "--magnitude-levels", "0.1,x"], "expected numbers"),
+        (["--activations", "int8", "--lstm-gate-inputs", "int16"], "wider than the int8"),
     ],
 )
 def test_cli_refuses_inconsistent_options(

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import pytest
 import torch
+from executorch.backends.arm.quantizer import (
+    get_symmetric_a16w8_quantization_config,
+    get_symmetric_quantization_config,
+)
 from torch import nn
 
 from backends.arm._passes import DecomposeLstmCellPass
@@ -107,3 +111,30 @@ def test_lstm_cell_model_lowers_without_cpu_compute_u85(tmp_path) -> None:
         "quantized_decomposed::dequantize_per_tensor.out",
     }
     assert program.report.cpu_ops == 0 and program.report.npu_ops > 0
+
+
+def _input_dtype(node: torch.fx.Node) -> torch.dtype:
+    """The integer type a quantized op reads its first input in."""
+    dequantize = node.args[0]
+    assert dequantize.target == torch.ops.quantized_decomposed.dequantize_per_tensor.default
+    return dequantize.args[-1]
+
+
+def test_lstm_gate_products_read_int8_inside_a16w8_u85(tmp_path) -> None:
+    torch.manual_seed(1)
+    calibration = [
+        (torch.randn(1, 16), torch.randn(1, HIDDEN) * 0.5, torch.randn(1, HIDDEN)) for _ in range(8)
+    ]
+    a16w8 = get_symmetric_a16w8_quantization_config()
+    int8 = get_symmetric_quantization_config().input_activation
+
+    lowered = lower_to_u85(LstmCellHead().eval(), calibration, tmp_path, a16w8, int8)
+
+    linears = lowered.quantized.graph.find_nodes(
+        op="call_function", target=torch.ops.aten.linear.default
+    )
+    gates = [node for node in linears if created_by(node) == "DecomposeLstmCellPass"]
+    assert len(gates) == 2 and len(linears) == 4
+    assert {_input_dtype(node) for node in gates} == {torch.int8}
+    assert {_input_dtype(node) for node in linears if node not in gates} == {torch.int16}
+    assert lowered.report.cpu_ops == 0 and lowered.report.npu_ops > 0

@@ -16,11 +16,14 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
+import torch
+from executorch.backends.arm.ethosu import EthosUCompileSpec
 
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, load_streams
 from examples.arm.silero_vad.model_export.calibration import calibrate_state_quantization
@@ -36,12 +39,15 @@ from examples.arm.silero_vad.model_export.model_config import (
     DEFAULT_CONFIG,
     ModelConfig,
     build_float_model,
+    lstm_gate_input_activation,
+    lstm_gate_weight,
     quantization_config,
 )
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     StatefulSileroVAD,
+    StateQuantization,
     stream_probabilities,
 )
 from examples.arm.silero_vad.model_export.vela_report import run_vela
@@ -94,6 +100,26 @@ def _check_disjoint(calibration: list[Path], validation: list[Path]) -> None:
         raise AudioError(f"validation clips share a name ({', '.join(duplicates)}): rename one")
 
 
+def quantize_configured(
+    config: ModelConfig,
+    float_model: SileroVAD,
+    calibration: Sequence[AudioStream],
+    spec: EthosUCompileSpec,
+) -> tuple[torch.fx.GraphModule, StateQuantization]:
+    """The stateful model in ``config``'s arrangement and arithmetic, calibrated."""
+    state_quantization = calibrate_state_quantization(float_model, calibration, config.state_dtype)
+    stateful = StatefulSileroVAD(build_float_model(config), state_quantization)
+    quantized = quantize_silero_vad(
+        stateful,
+        calibration,
+        spec,
+        quantization_config(config),
+        lstm_gate_input_activation(config),
+        lstm_gate_weight(config),
+    )
+    return quantized, state_quantization
+
+
 def export_silero_vad(options: ExportOptions) -> ExportResult:
     """Calibrates, quantizes, lowers and writes the artifacts; returns the report."""
     _check_disjoint(options.calibration_wavs, options.validation_wavs)
@@ -104,11 +130,6 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
     start = time.monotonic()
 
     float_model = SileroVAD.from_silero_package()
-    state_quantization = calibrate_state_quantization(
-        float_model, calibration, options.model.state_dtype
-    )
-    stateful = StatefulSileroVAD(build_float_model(options.model), state_quantization)
-
     on_npu = options.target != CPU_TARGET
     vela_dir = output_dir / "vela"
     if vela_dir.exists():
@@ -119,7 +140,9 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
         options.memory_mode,
         vela_dir if on_npu else None,
     )
-    quantized = quantize_silero_vad(stateful, calibration, spec, quantization_config(options.model))
+    quantized, state_quantization = quantize_configured(
+        options.model, float_model, calibration, spec
+    )
     program = lower(quantized, example_inputs(), spec if on_npu else None)
     export_seconds = time.monotonic() - start
 

@@ -26,7 +26,7 @@ from executorch.backends.arm.quantizer import (
     get_symmetric_quantization_config,
 )
 from torchao.quantization.pt2e import MinMaxObserver
-from torchao.quantization.pt2e.quantizer import QuantizationConfig
+from torchao.quantization.pt2e.quantizer import QuantizationConfig, QuantizationSpec
 
 from examples.arm.silero_vad.model_export.encoder_taps import trim_padding_taps
 from examples.arm.silero_vad.model_export.framed_stft import FramedStftMagnitude, check_magnitude
@@ -35,6 +35,15 @@ from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 FRONT_ENDS = ("framed", "conv")
 ACTIVATIONS = ("int16", "int8")
 WEIGHTS = ("int8", "int4")
+LSTM_GATE_WEIGHTS = ("int8", "int6", "int4")
+
+# Symmetric weight ranges: the Arm backend serializes a weight quantized to -7..7 as int4;
+# narrower int8 ranges stay int8 (Vela's codec then spends fewer bits on them).
+_WEIGHT_BITS = {"int8": 8, "int6": 6, "int4": 4}
+_WEIGHT_RANGES = {
+    name: {"weight_qmin": 1 - 2 ** (bits - 1), "weight_qmax": 2 ** (bits - 1) - 1}
+    for name, bits in _WEIGHT_BITS.items()
+}
 STATE_DTYPES = ("int16", "int8")
 
 
@@ -54,23 +63,43 @@ class ModelConfig:
     magnitude: str | None = None
     magnitude_levels: tuple[float, ...] = ()  # sqrt magnitude of the framed front end only
     activations: str = "int16"  # "int16": a16w8; "int8": a8w8
+    # The inputs of the LSTM's two gate products (cell input and hidden state as they
+    # enter them). "int8" with int16 activations: the products run at 8 bits, the rest of
+    # the cell (pre-activations, nonlinearities, state) at 16 (see StatefulEthosUQuantizer).
+    lstm_gate_inputs: str = "int8"
     # "int4" (values -7..7, per channel) halves the weight bytes Vela streams; without
     # quantization-aware training it costs accuracy: a cycle floor for the benchmarks.
     weights: str = "int8"
+    # The LSTM's gate weights (half the model's weight bytes), at most as wide as
+    # ``weights``; None: "int6" with int8 weights, else ``weights``. "int6": values
+    # -31..31 per channel, stored as int8; Vela's lossless weight codec streams them in
+    # about 6 bits, so the products stop waiting on DRAM.
+    lstm_gate_weights: str | None = None
     state_dtype: str = "int16"
 
     def __post_init__(self) -> None:
         if self.magnitude is None:
             default = "polygon" if self.front_end == "framed" else "sqrt"
             object.__setattr__(self, "magnitude", default)
+        if self.lstm_gate_weights is None:
+            default = "int6" if self.weights == "int8" else self.weights
+            object.__setattr__(self, "lstm_gate_weights", default)
         for name, value, allowed in (
             ("front end", self.front_end, FRONT_ENDS),
             ("activations", self.activations, ACTIVATIONS),
+            ("LSTM gate inputs", self.lstm_gate_inputs, ACTIVATIONS),
             ("weights", self.weights, WEIGHTS),
+            ("LSTM gate weights", self.lstm_gate_weights, LSTM_GATE_WEIGHTS),
             ("state dtype", self.state_dtype, STATE_DTYPES),
         ):
             if value not in allowed:
                 raise ValueError(f"{name} {value!r}: expected one of {', '.join(allowed)}")
+        if self.activations == "int8" and self.lstm_gate_inputs != "int8":
+            raise ValueError("LSTM gate inputs wider than the int8 activations around them")
+        if _WEIGHT_BITS[self.lstm_gate_weights] > _WEIGHT_BITS[self.weights]:
+            raise ValueError(f"LSTM gate weights wider than the {self.weights} weights")
+        if self.lstm_gate_weights == "int4" and self.lstm_gate_inputs != "int8":
+            raise ValueError("int4 LSTM gate weights need int8 gate inputs (Ethos-U, TOSA)")
         if self.front_end == "conv" and (self.magnitude != "sqrt" or self.magnitude_levels):
             raise ValueError("the conv front end is Silero's own: sqrt magnitude, no levels")
         check_magnitude(self.magnitude, self.magnitude_levels)
@@ -82,7 +111,9 @@ class ModelConfig:
 
 DEFAULT_CONFIG = ModelConfig()
 # The straightforward recipe, kept for comparison (benchmark, --front-end conv ...).
-RECIPE_CONFIG = ModelConfig(front_end="conv", activations="int8", state_dtype="int8")
+RECIPE_CONFIG = ModelConfig(
+    front_end="conv", activations="int8", lstm_gate_weights="int8", state_dtype="int8"
+)
 # Silero's exact float function (sqrt magnitude), accurate thanks to the levels.
 EXACT_CONFIG = ModelConfig(magnitude="sqrt", magnitude_levels=SQRT_MAGNITUDE_LEVELS)
 
@@ -121,18 +152,25 @@ def build_float_model(config: ModelConfig) -> SileroVAD:
 A16W8_MIN_SCALE = 2**-26
 
 
-# Symmetric weight ranges: the Arm backend serializes a weight quantized to -7..7 as int4.
-_WEIGHT_RANGES = {
-    "int8": {"weight_qmin": -127, "weight_qmax": 127},
-    "int4": {"weight_qmin": -7, "weight_qmax": 7},
-}
-
-
 def quantization_config(config: ModelConfig) -> QuantizationConfig:
     weight_range = _WEIGHT_RANGES[config.weights]
     if config.activations == "int16":
         return _a16w8_min_max_config(**weight_range)
     return get_symmetric_quantization_config(**weight_range)
+
+
+def lstm_gate_input_activation(config: ModelConfig) -> QuantizationSpec | None:
+    """The gate products' input spec, when it differs from the global activations."""
+    if config.lstm_gate_inputs == config.activations:
+        return None
+    return get_symmetric_quantization_config().input_activation
+
+
+def lstm_gate_weight(config: ModelConfig) -> QuantizationSpec | None:
+    """The gate products' weight spec, when it differs from the global weights."""
+    if config.lstm_gate_weights == config.weights:
+        return None
+    return get_symmetric_quantization_config(**_WEIGHT_RANGES[config.lstm_gate_weights]).weight
 
 
 def _a16w8_min_max_config(weight_qmin: int, weight_qmax: int) -> QuantizationConfig:
