@@ -43,7 +43,7 @@ fvp_timelimit=600
 
 # Tolerances of the Ethos-U run against its references (see --help).
 FVP_MAX_ABS_VS_TWIN="1e-3"
-FVP_MAX_ABS_VS_QUANTIZED="2e-2"
+FVP_MAX_ABS_VS_QUANTIZED="4e-2"
 
 usage() {
   cat <<EOF
@@ -85,7 +85,7 @@ its probabilities with the same .pte run by ExecuTorch's Python runtime
 at 0.5, for the .bin and for the serial log. The difference to the PyTorch quantized
 program (reference/<clip>.quantized.bin) is reported, not checked: ExecuTorch's CPU
 kernels round the float steps between quantize and dequantize differently from
-PyTorch, and the recurrent state carries that (up to about 1e-2 on the committed
+PyTorch, and the recurrent state carries that (up to about 2e-2 on the committed
 clips). Prints the runner's model step time per frame, pinned to one core.
 
 run_silero_vad_e2e_ethos_u: checks FVP_Corstone_SSE-320, the Arm GNU toolchain

@@ -118,13 +118,15 @@ release_checks() {
   if [[ ${skip_cpp} -eq 0 ]]; then
     # From 1.5 the package's C++ kernels are executorch::kernels_optimized, while the
     # Python runtime that makes the reference runs the portable ones (1.4.1's runner
-    # links those too, hence 1e-4 there). With 16-bit activations a different float
-    # rounding moves a quantize step by an LSB now and then and the recurrent state
-    # carries it: measured 3.6e-3 at most on the committed clips, no decision flip. The
-    # bound is the one the OOTB test gives for kernels that round differently (~1e-2).
+    # links those too, hence 1e-4 there). A different float rounding moves a quantize
+    # step by an LSB now and then and the recurrent state carries it. An LSB of the
+    # LSTM gate products' int8 inputs is 256 of the other activations' int16 LSBs, so
+    # such a rare move weighs more: measured 1.9e-2 at most on the committed clips
+    # (3.6e-3 with int16 gate inputs), mean 9e-4, no decision flip; the bound leaves
+    # about 50 % above that.
     stage "host end to end on executorch ${version}"
     backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_host --build-dir "${build_dir}" \
-      --work-dir "build/ootb-executorch-${version}" --host-max-abs 1e-2
+      --work-dir "build/ootb-executorch-${version}" --host-max-abs 3e-2
   fi
 }
 
