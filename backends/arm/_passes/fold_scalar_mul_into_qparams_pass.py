@@ -43,6 +43,7 @@ class FoldScalarMulIntoQParamsPass(ExportPass):
     def call(self, graph_module: torch.fx.GraphModule) -> PassResult:
         graph = graph_module.graph
         modified = False
+        self._written = {buffer.name for buffer in mutable_buffers(graph_module)}
         for mul in list(graph.find_nodes(op="call_function", target=self._mul)):
             match = self._match(graph_module, mul)
             if match is None:
@@ -149,7 +150,7 @@ class FoldScalarMulIntoQParamsPass(ExportPass):
         if not (isinstance(node, torch.fx.Node) and node.op == "get_attr"):
             return None
         name = str(node.target)
-        if any(buffer.name == name for buffer in mutable_buffers(graph_module)):
+        if name in self._written:
             return None
         value = attrgetter(name)(graph_module)
         if not (

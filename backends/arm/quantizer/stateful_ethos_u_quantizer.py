@@ -38,8 +38,6 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
     the state can keep 16 bits.
     """
 
-    _linear = torch.ops.aten.linear.default
-
     def __init__(
         self,
         compile_spec: EthosUCompileSpec,
@@ -57,15 +55,12 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
 
     def annotate(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
         model = super().annotate(model)
-        overrides = (
-            (0, self.lstm_gate_input_activation),
-            (1, self.lstm_gate_weight),
-        )
+        overrides = {0: self.lstm_gate_input_activation, 1: self.lstm_gate_weight}
         for node in lstm_gate_products(model):
-            annotation = node.meta.get("quantization_annotation")
-            for index, spec in overrides:
-                if annotation is not None and spec is not None:
-                    annotation.input_qspec_map[node.args[index]] = spec
+            input_qspecs = node.meta["quantization_annotation"].input_qspec_map
+            for index, spec in overrides.items():
+                if spec is not None:
+                    input_qspecs[node.args[index]] = spec
         return model
 
 
@@ -74,7 +69,7 @@ def lstm_gate_products(graph_module: torch.fx.GraphModule) -> list[torch.fx.Node
     return [
         node
         for node in graph_module.graph.find_nodes(
-            op="call_function", target=StatefulEthosUQuantizer._linear
+            op="call_function", target=DecomposeLstmCellPass._linear
         )
         if created_by(node) == DecomposeLstmCellPass.__name__
     ]

@@ -37,6 +37,7 @@ FRONT_ENDS = ("framed", "conv")
 ACTIVATIONS = ("int16", "int8")
 WEIGHTS = ("int8", "int4")
 LSTM_GATE_WEIGHTS = ("int8", "int6", "int4")
+STATE_DTYPES = ("int16", "int8")
 
 # Symmetric weight ranges: the Arm backend serializes a weight quantized to -7..7 as int4;
 # narrower int8 ranges stay int8 (Vela's codec then spends fewer bits on them).
@@ -45,7 +46,6 @@ _WEIGHT_RANGES = {
     name: {"weight_qmin": 1 - 2 ** (bits - 1), "weight_qmax": 2 ** (bits - 1) - 1}
     for name, bits in _WEIGHT_BITS.items()
 }
-STATE_DTYPES = ("int16", "int8")
 
 
 # Levels for the sqrt magnitude with int16 activations: an int16 sqrt table interpolates
