@@ -5,6 +5,8 @@
 
 """EthosUQuantizer for models that own recurrent state."""
 
+from dataclasses import dataclass
+
 import torch
 from executorch.backends.arm.ethosu import EthosUCompileSpec
 from executorch.backends.arm.quantizer.arm_quantizer import EthosUQuantizer
@@ -14,6 +16,20 @@ from backends.arm._passes.decompose_lstm_cell_pass import DecomposeLstmCellPass
 from backends.arm._passes.pass_provenance import created_by
 from backends.arm._passes.preserve_mutable_buffers_pass import PreserveMutableBuffersPass
 from backends.arm._passes.stateful_arm_pass_manager import use_stateful_arm_pass_manager
+
+
+@dataclass(frozen=True)
+class LstmGateProductSpec:
+    """How the LSTM cell's gate products are quantized and arranged.
+
+    ``input_activation`` and ``weight``: the products' input and weight specs, when they
+    differ from the global config (None: the global one). ``fused``: one product over
+    ``cat([x, h])`` instead of one for x and one for h (``DecomposeLstmCellPass``).
+    """
+
+    input_activation: QuantizationSpec | None = None
+    weight: QuantizationSpec | None = None
+    fused: bool = False
 
 
 class StatefulEthosUQuantizer(EthosUQuantizer):
@@ -29,34 +45,34 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
     quantization of each gate, is the same on every release (see
     ``backends/arm/_passes/upstream_capabilities.py``).
 
-    ``lstm_gate_input_activation`` and ``lstm_gate_weight``, when given, quantize the
-    inputs (the cell input and the hidden state, as they enter them) and the weights of
-    the cell's two gate products with those specs instead of the global config, which
-    everything else keeps. A one-row product streams each weight once per step: Vela's
-    Ethos-U85 cost for it follows the input width (8-bit inputs halve it) and the bytes
-    of weights read from memory, while the gate pre-activations, the nonlinearities and
-    the state can keep 16 bits.
+    ``lstm_gate_products`` (``LstmGateProductSpec``) can quantize the inputs (the cell
+    input and the hidden state, as they enter them) and the weights of the cell's gate
+    products with their own specs instead of the global config, which everything else
+    keeps, and can fuse the two products into one. A one-row product streams each weight
+    once per step: Vela's Ethos-U85 cost for it follows the input width (8-bit inputs
+    halve it), the bytes of weights read from memory and the number of output channels,
+    while the gate pre-activations, the nonlinearities and the state can keep 16 bits.
     """
 
     def __init__(
         self,
         compile_spec: EthosUCompileSpec,
-        lstm_gate_input_activation: QuantizationSpec | None = None,
-        lstm_gate_weight: QuantizationSpec | None = None,
+        lstm_gate_products: LstmGateProductSpec | None = None,
     ) -> None:
         super().__init__(compile_spec)
-        self.lstm_gate_input_activation = lstm_gate_input_activation
-        self.lstm_gate_weight = lstm_gate_weight
+        self.lstm_gate_products = lstm_gate_products or LstmGateProductSpec()
 
     def transform_for_annotation(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
-        model = PreserveMutableBuffersPass(DecomposeLstmCellPass(tfa_pass=True))(model).graph_module
+        decompose = DecomposeLstmCellPass(self.lstm_gate_products.fused, tfa_pass=True)
+        model = PreserveMutableBuffersPass(decompose)(model).graph_module
         with use_stateful_arm_pass_manager():
             return super().transform_for_annotation(model)
 
     def annotate(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
         model = super().annotate(model)
-        overrides = {0: self.lstm_gate_input_activation, 1: self.lstm_gate_weight}
-        for node in lstm_gate_products(model):
+        specs = self.lstm_gate_products
+        overrides = {0: specs.input_activation, 1: specs.weight}
+        for node in lstm_gate_product_nodes(model):
             input_qspecs = node.meta["quantization_annotation"].input_qspec_map
             for index, spec in overrides.items():
                 if spec is not None:
@@ -64,7 +80,7 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
         return model
 
 
-def lstm_gate_products(graph_module: torch.fx.GraphModule) -> list[torch.fx.Node]:
+def lstm_gate_product_nodes(graph_module: torch.fx.GraphModule) -> list[torch.fx.Node]:
     """The gate products (``linear`` nodes) that DecomposeLstmCellPass created."""
     return [
         node

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import torch
 from executorch.exir import ExecutorchProgramManager
-from torchao.quantization.pt2e.quantizer import QuantizationConfig, QuantizationSpec
+from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
+from backends.arm.quantizer.stateful_ethos_u_quantizer import LstmGateProductSpec
 from examples.arm.silero_vad.model_export.lowering import (
     DEFAULT_NPU_TARGET,
     lower,
@@ -36,7 +37,7 @@ def lower_to_u85(
     calibration: list[tuple[torch.Tensor, ...]],
     artifacts_dir: Path,
     config: QuantizationConfig | None = None,
-    lstm_gate_input_activation: QuantizationSpec | None = None,
+    lstm_gate_products: LstmGateProductSpec | None = None,
 ) -> LoweredProgram:
     """Quantizes with the stateful Arm quantizer (calibrating in order; default int8) and
     lowers to U85."""
@@ -49,7 +50,7 @@ def lower_to_u85(
             for inputs in calibration:
                 prepared(*inputs)
 
-    quantized = quantize(model, calibration[0], calibrate, spec, config, lstm_gate_input_activation)
+    quantized = quantize(model, calibration[0], calibrate, spec, config, lstm_gate_products)
     program = lower(quantized, calibration[0], spec)
     report = run_vela(artifacts_dir / "out.tosa", spec.compiler_flags)
     return LoweredProgram(quantized, program, report)

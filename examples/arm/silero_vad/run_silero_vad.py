@@ -55,6 +55,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     ACTIVATIONS,
     DEFAULT_CONFIG,
     FRONT_ENDS,
+    LSTM_GATE_PRODUCTS,
     LSTM_GATE_WEIGHTS,
     SQRT_MAGNITUDE_LEVELS,
     STATE_DTYPES,
@@ -167,6 +168,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "weights; -31..31 stored as int8, which Vela's weight codec streams in about 6 "
         "bits), int8, or int4 (with int8 gate inputs)",
     )
+    model.add_argument(
+        "--lstm-gate-products",
+        choices=LSTM_GATE_PRODUCTS,
+        default=DEFAULT_CONFIG.lstm_gate_products,
+        help="split (default): one product for the cell input and one for the hidden state; "
+        "fused: one over both (fewer NPU cycles; with --activations int8 only)",
+    )
     model.add_argument("--state-dtype", choices=STATE_DTYPES, default=DEFAULT_CONFIG.state_dtype)
     args = parser.parse_args(argv)
     try:
@@ -195,6 +203,7 @@ def model_config(args: argparse.Namespace) -> ModelConfig:
         lstm_gate_inputs=args.lstm_gate_inputs,
         weights=args.weights,
         lstm_gate_weights=args.lstm_gate_weights,
+        lstm_gate_products=args.lstm_gate_products,
         state_dtype=args.state_dtype,
     )
 

@@ -20,8 +20,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     DEFAULT_CONFIG,
     NAMED_CONFIGS,
     ModelConfig,
-    lstm_gate_input_activation,
-    lstm_gate_weight,
+    lstm_gate_product_spec,
     quantization_config,
 )
 
@@ -41,6 +40,8 @@ from examples.arm.silero_vad.model_export.model_config import (
         ({"lstm_gate_weights": "int5"}, "LSTM gate weights 'int5'"),
         ({"activations": "int8", "weights": "int4", "lstm_gate_weights": "int6"}, "wider"),
         ({"lstm_gate_inputs": "int16", "lstm_gate_weights": "int4"}, "need int8 gate inputs"),
+        ({"lstm_gate_products": "joined"}, "LSTM gate products 'joined'"),
+        ({"lstm_gate_products": "fused"}, "fused LSTM gate products need int8 activations"),
     ],
 )
 def test_model_config_refuses_inconsistent_arrangements(kwargs: dict, message: str) -> None:
@@ -67,22 +68,28 @@ def test_quantization_config_follows_activations_and_weights() -> None:
 
 
 def test_lstm_gate_inputs_get_their_own_spec_only_when_narrower() -> None:
-    gate_inputs = lstm_gate_input_activation(DEFAULT_CONFIG)
+    gate_inputs = lstm_gate_product_spec(DEFAULT_CONFIG).input_activation
     assert DEFAULT_CONFIG.lstm_gate_inputs == "int8"
     assert gate_inputs is not None and gate_inputs.dtype == torch.int8
-    assert lstm_gate_input_activation(ModelConfig(lstm_gate_inputs="int16")) is None
-    assert lstm_gate_input_activation(NAMED_CONFIGS["framed-int8"]) is None
+    assert lstm_gate_product_spec(ModelConfig(lstm_gate_inputs="int16")).input_activation is None
+    assert lstm_gate_product_spec(NAMED_CONFIGS["framed-int8"]).input_activation is None
 
 
 def test_lstm_gate_weights_default_to_six_bits_of_int8() -> None:
     assert DEFAULT_CONFIG.lstm_gate_weights == "int6"
-    gate_weights = lstm_gate_weight(DEFAULT_CONFIG)
+    gate_weights = lstm_gate_product_spec(DEFAULT_CONFIG).weight
     assert gate_weights is not None and gate_weights.dtype == torch.int8
     assert (gate_weights.quant_min, gate_weights.quant_max) == (-31, 31)
     assert gate_weights.qscheme == torch.per_channel_symmetric
     assert NAMED_CONFIGS["floor-a8w4"].lstm_gate_weights == "int4"
-    assert lstm_gate_weight(NAMED_CONFIGS["floor-a8w4"]) is None
-    assert lstm_gate_weight(NAMED_CONFIGS["recipe"]) is None
+    assert lstm_gate_product_spec(NAMED_CONFIGS["floor-a8w4"]).weight is None
+    assert lstm_gate_product_spec(NAMED_CONFIGS["recipe"]).weight is None
+
+
+def test_lstm_gate_products_are_split_unless_asked_to_fuse() -> None:
+    assert DEFAULT_CONFIG.lstm_gate_products == "split"
+    assert not lstm_gate_product_spec(DEFAULT_CONFIG).fused
+    assert lstm_gate_product_spec(NAMED_CONFIGS["floor-a8w4-fused"]).fused
 
 
 def test_int4_weights_halve_what_vela_streams_u85(tmp_path: Path) -> None:
@@ -117,6 +124,10 @@ def test_cli_options_make_the_model_config() -> None:
     assert run_silero_vad.model_config(wide_gates) == ModelConfig(
         lstm_gate_inputs="int16", lstm_gate_weights="int8"
     )
+    fused = run_silero_vad.parse_args(["--activations", "int8", "--lstm-gate-products", "fused"])
+    assert run_silero_vad.model_config(fused) == ModelConfig(
+        activations="int8", lstm_gate_products="fused"
+    )
     assert run_silero_vad.model_config(run_silero_vad.parse_args([])) == DEFAULT_CONFIG
     conv = run_silero_vad.model_config(run_silero_vad.parse_args(["--front-end", "conv"]))
     assert conv.magnitude == "sqrt"
@@ -129,6 +140,7 @@ def test_cli_options_make_the_model_config() -> None:
         (["--front-end", "conv", "--magnitude", "polygon"], "conv front end"),
         (["--magnitude", "sqrt", "--magnitude-levels", "0.1,x"], "expected numbers"),
         (["--activations", "int8", "--lstm-gate-inputs", "int16"], "wider than the int8"),
+        (["--lstm-gate-products", "fused"], "fused LSTM gate products need int8 activations"),
     ],
 )
 def test_cli_refuses_inconsistent_options(

@@ -17,6 +17,7 @@ from torch import nn
 
 from backends.arm._passes import DecomposeLstmCellPass
 from backends.arm._passes.pass_provenance import created_by
+from backends.arm.quantizer.stateful_ethos_u_quantizer import LstmGateProductSpec
 from backends.arm.test.stateful_test_utils import lower_to_u85, ops_outside_delegate
 
 INPUT, HIDDEN = 12, 8
@@ -46,8 +47,19 @@ test_cases = {
 }
 
 
+def _gate_products(graph_module: torch.fx.GraphModule) -> list[torch.fx.Node]:
+    return [
+        node
+        for node in graph_module.graph.find_nodes(
+            op="call_function", target=torch.ops.aten.linear.default
+        )
+        if created_by(node) == "DecomposeLstmCellPass"
+    ]
+
+
+@pytest.mark.parametrize("fuse", [False, True], ids=["split", "fused"])
 @pytest.mark.parametrize("case", test_cases.values(), ids=test_cases.keys())
-def test_decompose_lstm_cell_equals_nn_lstm_cell_tosa(case) -> None:
+def test_decompose_lstm_cell_equals_nn_lstm_cell_tosa(case, fuse: bool) -> None:
     batch, h_index, c_index, bias = case
     torch.manual_seed(0)
     model = CellReadByIndex(h_index, c_index, bias).eval()
@@ -57,19 +69,37 @@ def test_decompose_lstm_cell_equals_nn_lstm_cell_tosa(case) -> None:
         op="call_function", target=torch.ops.aten.lstm_cell.default
     )
 
-    result = DecomposeLstmCellPass(tfa_pass=True)(graph_module)
+    result = DecomposeLstmCellPass(fuse_gate_products=fuse, tfa_pass=True)(graph_module)
 
     assert result.modified
     decomposed = result.graph_module
     targets = {node.target for node in decomposed.graph.nodes if node.op == "call_function"}
     assert torch.ops.aten.lstm_cell.default not in targets
     assert {torch.ops.aten.linear.default, torch.ops.aten.sigmoid.default} <= targets
-    assert any(created_by(n) == "DecomposeLstmCellPass" for n in decomposed.graph.nodes)
+    assert len(_gate_products(decomposed)) == (1 if fuse else 2)
+    assert (torch.ops.aten.cat.default in targets) == fuse
     expected = model(*inputs)
     actual = decomposed(*inputs)
     for want, got in zip(expected, actual, strict=True):
         assert got.shape == want.shape
         torch.testing.assert_close(got, want, atol=1e-6, rtol=1e-6)
+
+
+def test_fused_gate_products_need_constant_weights_tosa() -> None:
+    """In an ExportedProgram's graph the weights are inputs: the pass keeps two products."""
+    model = CellReadByIndex(0, 1).eval()
+    inputs = (torch.randn(2, INPUT), torch.randn(2, HIDDEN), torch.randn(2, HIDDEN))
+    graph_module = torch.export.export(model, inputs).graph_module
+    weights = [
+        node
+        for node in graph_module.graph.nodes
+        if node.op == "placeholder" and "cell" in node.name
+    ]
+    assert len(weights) == 4
+
+    decomposed = DecomposeLstmCellPass(fuse_gate_products=True)(graph_module).graph_module
+
+    assert len(_gate_products(decomposed)) == 2
 
 
 def test_decompose_lstm_cell_rejects_out_of_range_index_tosa() -> None:
@@ -128,13 +158,31 @@ def test_lstm_gate_products_read_int8_inside_a16w8_u85(tmp_path) -> None:
     a16w8 = get_symmetric_a16w8_quantization_config()
     int8 = get_symmetric_quantization_config().input_activation
 
-    lowered = lower_to_u85(LstmCellHead().eval(), calibration, tmp_path, a16w8, int8)
+    lowered = lower_to_u85(
+        LstmCellHead().eval(), calibration, tmp_path, a16w8, LstmGateProductSpec(int8)
+    )
 
     linears = lowered.quantized.graph.find_nodes(
         op="call_function", target=torch.ops.aten.linear.default
     )
-    gates = [node for node in linears if created_by(node) == "DecomposeLstmCellPass"]
+    gates = _gate_products(lowered.quantized)
     assert len(gates) == 2 and len(linears) == 4
     assert {_input_dtype(node) for node in gates} == {torch.int8}
     assert {_input_dtype(node) for node in linears if node not in gates} == {torch.int16}
+    assert lowered.report.cpu_ops == 0 and lowered.report.npu_ops > 0
+
+
+def test_fused_lstm_gate_product_lowers_whole_u85(tmp_path) -> None:
+    torch.manual_seed(1)
+    calibration = [
+        (torch.randn(1, 16), torch.randn(1, HIDDEN) * 0.5, torch.randn(1, HIDDEN)) for _ in range(8)
+    ]
+
+    lowered = lower_to_u85(
+        LstmCellHead().eval(), calibration, tmp_path, None, LstmGateProductSpec(fused=True)
+    )
+
+    gates = _gate_products(lowered.quantized)
+    assert len(gates) == 1
+    assert _input_dtype(gates[0]) == torch.int8
     assert lowered.report.cpu_ops == 0 and lowered.report.npu_ops > 0

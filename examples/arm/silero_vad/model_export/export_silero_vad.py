@@ -39,8 +39,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     DEFAULT_CONFIG,
     ModelConfig,
     build_float_model,
-    lstm_gate_input_activation,
-    lstm_gate_weight,
+    lstm_gate_product_spec,
     quantization_config,
 )
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
@@ -114,8 +113,7 @@ def quantize_configured(
         calibration,
         spec,
         quantization_config(config),
-        lstm_gate_input_activation(config),
-        lstm_gate_weight(config),
+        lstm_gate_product_spec(config),
     )
     return quantized, state_quantization
 

@@ -36,13 +36,16 @@ from executorch.exir import (
 )
 from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPass
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
-from torchao.quantization.pt2e.quantizer import QuantizationConfig, QuantizationSpec
+from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
 from backends.arm._passes.fold_scalar_mul_into_qparams_pass import FoldScalarMulIntoQParamsPass
 from backends.arm._passes.preserve_mutable_buffers_pass import mutable_buffers
 from backends.arm._passes.stateful_arm_pass_manager import use_stateful_arm_pass_manager
 from backends.arm.ethosu.stateful_ethos_u_partitioner import StatefulEthosUPartitioner
-from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulEthosUQuantizer
+from backends.arm.quantizer.stateful_ethos_u_quantizer import (
+    LstmGateProductSpec,
+    StatefulEthosUQuantizer,
+)
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.calibration import calibrate_observers
 from examples.arm.silero_vad.model_export.silero_vad_model import FRAME_SAMPLES
@@ -78,12 +81,12 @@ def quantize(
     calibrate: Callable[[torch.nn.Module], None],
     compile_spec: EthosUCompileSpec,
     config: QuantizationConfig | None = None,
-    lstm_gate_input_activation: QuantizationSpec | None = None,
-    lstm_gate_weight: QuantizationSpec | None = None,
+    lstm_gate_products: LstmGateProductSpec | None = None,
 ) -> torch.fx.GraphModule:
     """PT2E quantization (default int8); ``calibrate`` feeds data through the prepared model.
 
-    The LSTM gate products' specs override ``config`` for them (StatefulEthosUQuantizer).
+    ``lstm_gate_products`` overrides ``config`` for the LSTM gate products, or fuses them
+    (StatefulEthosUQuantizer).
 
     Multiplications by a positive constant end up in the scales of the products' readers
     (FoldScalarMulIntoQParamsPass): fewer NPU operators, one rounding less.
@@ -91,7 +94,7 @@ def quantize(
     exported = torch.export.export(model.eval(), inputs)
     # check_guards=False: a _guards_fn call_module would be rejected by the Arm passes.
     graph_module = exported.module(check_guards=False)
-    quantizer = StatefulEthosUQuantizer(compile_spec, lstm_gate_input_activation, lstm_gate_weight)
+    quantizer = StatefulEthosUQuantizer(compile_spec, lstm_gate_products)
     quantizer.set_global(config or get_symmetric_quantization_config())
     prepared = prepare_pt2e(graph_module, quantizer)
     calibrate(prepared)
@@ -103,8 +106,7 @@ def quantize_silero_vad(
     calibration_streams: Sequence[AudioStream],
     compile_spec: EthosUCompileSpec,
     config: QuantizationConfig | None = None,
-    lstm_gate_input_activation: QuantizationSpec | None = None,
-    lstm_gate_weight: QuantizationSpec | None = None,
+    lstm_gate_products: LstmGateProductSpec | None = None,
 ) -> torch.fx.GraphModule:
     """The stateful Silero VAD, calibrated stream by stream on real audio."""
     return quantize(
@@ -113,8 +115,7 @@ def quantize_silero_vad(
         lambda prepared: calibrate_observers(prepared, calibration_streams),
         compile_spec,
         config,
-        lstm_gate_input_activation,
-        lstm_gate_weight,
+        lstm_gate_products,
     )
 
 
