@@ -185,4 +185,10 @@ def test_fused_lstm_gate_product_lowers_whole_u85(tmp_path) -> None:
     gates = _gate_products(lowered.quantized)
     assert len(gates) == 1
     assert _input_dtype(gates[0]) == torch.int8
+    # The ReLU before the cell keeps its own range, so nothing but the boundary
+    # conversions of the inputs and outputs is left to the CPU.
+    assert set(ops_outside_delegate(lowered)) <= {
+        "quantized_decomposed::quantize_per_tensor.out",
+        "quantized_decomposed::dequantize_per_tensor.out",
+    }
     assert lowered.report.cpu_ops == 0 and lowered.report.npu_ops > 0
