@@ -4,7 +4,6 @@
 # LICENSE file in the root directory of this source tree.
 
 import operator
-from operator import attrgetter
 
 import torch
 from executorch.backends.arm._passes.arm_pass import ArmPass
@@ -36,16 +35,13 @@ class DecomposeLstmCellPass(ArmPass):
 
         gates = linear(cat([x, h]), [W_ih W_hh], b_ih + b_hh)
 
-    the same function with one weight stream and one set of per-channel scales, which is
-    what a one-row product costs on Ethos-U85; x and h then share that product's input
-    quantization. Cells with other weights keep two products.
+    the same function with one weight stream and one set of per-channel scales: on
+    Ethos-U85 a one-row product's time follows its weights and its output channels, so one
+    product over both inputs costs less than two. x and h then share that product's input
+    quantization. Cells with other weights (graph inputs) keep two products.
     """
 
     _passes_required_after: set[type[ExportPass]] = set()
-
-    def __init__(self, fuse_gate_products: bool = False, tfa_pass: bool = False) -> None:
-        super().__init__(tfa_pass=tfa_pass)
-        self.fuse_gate_products = fuse_gate_products
 
     _TARGET = torch.ops.aten.lstm_cell.default
 
@@ -56,6 +52,10 @@ class DecomposeLstmCellPass(ArmPass):
     _slice = torch.ops.aten.slice.Tensor
     _sigmoid = torch.ops.aten.sigmoid.default
     _tanh = torch.ops.aten.tanh.default
+
+    def __init__(self, fuse_gate_products: bool = False, tfa_pass: bool = False) -> None:
+        super().__init__(tfa_pass=tfa_pass)
+        self.fuse_gate_products = fuse_gate_products
 
     def call(self, graph_module: torch.fx.GraphModule) -> PassResult:
         graph = graph_module.graph
@@ -134,20 +134,17 @@ class DecomposeLstmCellPass(ArmPass):
         """``[W_ih W_hh]`` and ``b_ih + b_hh`` as new constant attributes of the module."""
 
         def value(attribute: torch.fx.Node) -> torch.Tensor:
-            return attrgetter(str(attribute.target))(graph_module).detach()
+            return operator.attrgetter(str(attribute.target))(graph_module).detach()
 
-        weight = torch.cat([value(w_ih), value(w_hh)], dim=1)
-        biases = [value(b) for b in (b_ih, b_hh) if b is not None]
-        bias = torch.stack(biases).sum(dim=0) if biases else None
-        nodes = []
-        for suffix, tensor in (("weight", weight), ("bias", bias)):
-            if tensor is None:
-                nodes.append(None)
-                continue
+        def constant(suffix: str, tensor: torch.Tensor) -> torch.fx.Node:
             name = f"{node.name}_fused_gate_{suffix}"
             graph_module.register_buffer(name, tensor.contiguous())
-            nodes.append(graph_module.graph.get_attr(name))
-        return nodes[0], nodes[1]
+            return graph_module.graph.get_attr(name)
+
+        weight = constant("weight", torch.cat([value(w_ih), value(w_hh)], dim=1))
+        biases = [value(b) for b in (b_ih, b_hh) if b is not None]
+        bias = constant("bias", torch.stack(biases).sum(dim=0)) if biases else None
+        return weight, bias
 
     @staticmethod
     def _replace_outputs(
