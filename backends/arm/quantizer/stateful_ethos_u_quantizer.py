@@ -11,8 +11,8 @@ import torch
 from executorch.backends.arm.ethosu import EthosUCompileSpec
 from executorch.backends.arm.quantizer.arm_quantizer import EthosUQuantizer
 from torchao.quantization.pt2e.quantizer import (
-    QuantizationConfig,
     QuantizationSpec,
+    QuantizationSpecBase,
     SharedQuantizationSpec,
 )
 
@@ -65,11 +65,6 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
     ) -> None:
         super().__init__(compile_spec)
         self.lstm_gate_products = lstm_gate_products or LstmGateProductSpec()
-        self._global_config: QuantizationConfig | None = None
-
-    def set_global(self, quantization_config: QuantizationConfig | None) -> EthosUQuantizer:
-        self._global_config = quantization_config
-        return super().set_global(quantization_config)
 
     def transform_for_annotation(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
         decompose = DecomposeLstmCellPass(self.lstm_gate_products.fused, tfa_pass=True)
@@ -86,41 +81,36 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
             for index, spec in overrides.items():
                 if spec is not None:
                     input_qspecs[node.args[index]] = spec
-        for node in _created_by_decompose_lstm_cell(model, DecomposeLstmCellPass._cat):
-            self._annotate_gate_concat(node)
+            product_input = node.args[0]
+            if product_input.target == DecomposeLstmCellPass._cat:
+                _annotate_gate_concat(product_input, input_qspecs[product_input])
         return model
 
-    def _annotate_gate_concat(self, concat: torch.fx.Node) -> None:
-        """A fused gate product's ``cat([x, h])`` gets a range of its own, shared by x and h.
 
-        The release annotates a concat as sharing the range of its first input's producer:
-        here that would stretch the range of the ReLU before the cell over h's negative
-        values, and a conv + ReLU whose output no longer starts at zero stays on the CPU.
-        Both inputs are rescaled into the concat's own range instead.
-        """
-        spec = self.lstm_gate_products.input_activation
-        if spec is None and self._global_config is not None:
-            spec = self._global_config.input_activation
-        annotation = concat.meta.get("quantization_annotation")
-        if spec is None or annotation is None:
-            return
-        first, *others = concat.args[0]
-        shared = SharedQuantizationSpec((first, concat))
-        annotation.input_qspec_map = {first: spec, **{other: shared for other in others}}
-        annotation.output_qspec = shared
-        annotation.allow_implicit_sharing = False
+def _annotate_gate_concat(concat: torch.fx.Node, spec: QuantizationSpecBase) -> None:
+    """A fused gate product's ``cat([x, h])`` gets the product's input range, shared by x and h.
+
+    The release annotates a concat as sharing the range of its first input's producer: here
+    that would stretch the range of the ReLU before the cell over h's negative values, and a
+    conv + ReLU whose output no longer starts at zero stays on the CPU. Both inputs are
+    rescaled into the concat's own range instead.
+    """
+    annotation = concat.meta.get("quantization_annotation")
+    if annotation is None:
+        return
+    first, *others = concat.args[0]
+    shared = SharedQuantizationSpec((first, concat))
+    annotation.input_qspec_map = {first: spec, **{other: shared for other in others}}
+    annotation.output_qspec = shared
+    annotation.allow_implicit_sharing = False
 
 
 def lstm_gate_product_nodes(graph_module: torch.fx.GraphModule) -> list[torch.fx.Node]:
     """The gate products (``linear`` nodes) that DecomposeLstmCellPass created."""
-    return _created_by_decompose_lstm_cell(graph_module, DecomposeLstmCellPass._linear)
-
-
-def _created_by_decompose_lstm_cell(
-    graph_module: torch.fx.GraphModule, target: torch._ops.OpOverload
-) -> list[torch.fx.Node]:
     return [
         node
-        for node in graph_module.graph.find_nodes(op="call_function", target=target)
+        for node in graph_module.graph.find_nodes(
+            op="call_function", target=DecomposeLstmCellPass._linear
+        )
         if created_by(node) == DecomposeLstmCellPass.__name__
     ]

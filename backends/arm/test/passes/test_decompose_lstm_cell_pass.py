@@ -16,8 +16,10 @@ from executorch.backends.arm.quantizer import (
 from torch import nn
 
 from backends.arm._passes import DecomposeLstmCellPass
-from backends.arm._passes.pass_provenance import created_by
-from backends.arm.quantizer.stateful_ethos_u_quantizer import LstmGateProductSpec
+from backends.arm.quantizer.stateful_ethos_u_quantizer import (
+    LstmGateProductSpec,
+    lstm_gate_product_nodes,
+)
 from backends.arm.test.stateful_test_utils import lower_to_u85, ops_outside_delegate
 
 INPUT, HIDDEN = 12, 8
@@ -47,16 +49,6 @@ test_cases = {
 }
 
 
-def _gate_products(graph_module: torch.fx.GraphModule) -> list[torch.fx.Node]:
-    return [
-        node
-        for node in graph_module.graph.find_nodes(
-            op="call_function", target=torch.ops.aten.linear.default
-        )
-        if created_by(node) == "DecomposeLstmCellPass"
-    ]
-
-
 @pytest.mark.parametrize("fuse", [False, True], ids=["split", "fused"])
 @pytest.mark.parametrize("case", test_cases.values(), ids=test_cases.keys())
 def test_decompose_lstm_cell_equals_nn_lstm_cell_tosa(case, fuse: bool) -> None:
@@ -76,7 +68,7 @@ def test_decompose_lstm_cell_equals_nn_lstm_cell_tosa(case, fuse: bool) -> None:
     targets = {node.target for node in decomposed.graph.nodes if node.op == "call_function"}
     assert torch.ops.aten.lstm_cell.default not in targets
     assert {torch.ops.aten.linear.default, torch.ops.aten.sigmoid.default} <= targets
-    assert len(_gate_products(decomposed)) == (1 if fuse else 2)
+    assert len(lstm_gate_product_nodes(decomposed)) == (1 if fuse else 2)
     assert (torch.ops.aten.cat.default in targets) == fuse
     expected = model(*inputs)
     actual = decomposed(*inputs)
@@ -99,7 +91,7 @@ def test_fused_gate_products_need_constant_weights_tosa() -> None:
 
     decomposed = DecomposeLstmCellPass(fuse_gate_products=True)(graph_module).graph_module
 
-    assert len(_gate_products(decomposed)) == 2
+    assert len(lstm_gate_product_nodes(decomposed)) == 2
 
 
 def test_decompose_lstm_cell_rejects_out_of_range_index_tosa() -> None:
@@ -165,7 +157,7 @@ def test_lstm_gate_products_read_int8_inside_a16w8_u85(tmp_path) -> None:
     linears = lowered.quantized.graph.find_nodes(
         op="call_function", target=torch.ops.aten.linear.default
     )
-    gates = _gate_products(lowered.quantized)
+    gates = lstm_gate_product_nodes(lowered.quantized)
     assert len(gates) == 2 and len(linears) == 4
     assert {_input_dtype(node) for node in gates} == {torch.int8}
     assert {_input_dtype(node) for node in linears if node not in gates} == {torch.int16}
@@ -182,7 +174,7 @@ def test_fused_lstm_gate_product_lowers_whole_u85(tmp_path) -> None:
         LstmCellHead().eval(), calibration, tmp_path, None, LstmGateProductSpec(fused=True)
     )
 
-    gates = _gate_products(lowered.quantized)
+    gates = lstm_gate_product_nodes(lowered.quantized)
     assert len(gates) == 1
     assert _input_dtype(gates[0]) == torch.int8
     # The ReLU before the cell keeps its own range, so nothing but the boundary
