@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,10 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportOptions,
     ExportResult,
     export_silero_vad,
+)
+from examples.arm.silero_vad.model_export.frame_geometry import (
+    DEFAULT_SAMPLE_RATE,
+    frame_geometry,
 )
 from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
@@ -37,6 +42,25 @@ def validation_wavs() -> list[Path]:
 @pytest.fixture(scope="session")
 def all_streams(calibration_wavs: list[Path], validation_wavs: list[Path]) -> list[AudioStream]:
     return load_streams(calibration_wavs + validation_wavs)
+
+
+@pytest.fixture(scope="session")
+def committed_streams() -> Callable[[int], list[AudioStream]]:
+    """All committed clips of one sample rate (calibration and validation), loaded once."""
+    loaded: dict[int, list[AudioStream]] = {}
+
+    def streams(sample_rate: int) -> list[AudioStream]:
+        if sample_rate not in loaded:
+            suffix = "" if sample_rate == DEFAULT_SAMPLE_RATE else f"_{sample_rate // 1000}k"
+            paths = [
+                path
+                for kind in ("calibration", "validation")
+                for path in wav_files(SILERO_DATA_DIR / f"{kind}{suffix}")
+            ]
+            loaded[sample_rate] = load_streams(paths, frame_geometry(sample_rate))
+        return loaded[sample_rate]
+
+    return streams
 
 
 @pytest.fixture(scope="session")

@@ -16,12 +16,12 @@ from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
 from backends.arm.quantizer.stateful_ethos_u_quantizer import LstmGateProductSpec
 from examples.arm.silero_vad.model_export.lowering import (
-    DEFAULT_NPU_TARGET,
     lower,
     make_compile_spec,
     quantize,
 )
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
+from examples.arm.silero_vad.model_export.targets import DEFAULT_NPU_TARGET
 from examples.arm.silero_vad.model_export.vela_report import VelaReport, run_vela
 
 

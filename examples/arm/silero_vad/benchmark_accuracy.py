@@ -63,7 +63,11 @@ def benchmark(
             quantized = read_probabilities(reference_path(output_dir, stream.name, "quantized"))
             npu_clips.append(
                 ClipProbabilities(
-                    stream.name, stream.num_samples, float_model, twin[stream.name], quantized
+                    stream.name,
+                    stream.num_samples,
+                    float_model,
+                    twin[stream.name].probabilities,
+                    quantized,
                 )
             )
             fake_quant_clips.append(

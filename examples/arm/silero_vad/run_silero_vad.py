@@ -28,9 +28,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
-from ethosu.vela.architecture_features import Accelerator
-
 from examples.arm.silero_vad.evaluation.accuracy import ClipProbabilities, accuracy_report
 from examples.arm.silero_vad.evaluation.plots import plot_clip
 from examples.arm.silero_vad.evaluation.report_markdown import (
@@ -39,8 +36,6 @@ from examples.arm.silero_vad.evaluation.report_markdown import (
 )
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, wav_files
 from examples.arm.silero_vad.model_export.export_silero_vad import (
-    DEFAULT_MEMORY_MODE,
-    DEFAULT_SYSTEM_CONFIG,
     ExportOptions,
     ExportResult,
     export_silero_vad,
@@ -49,8 +44,8 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     tosa_path,
     write_report,
 )
+from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE, SAMPLE_RATES
 from examples.arm.silero_vad.model_export.framed_stft import MAGNITUDES
-from examples.arm.silero_vad.model_export.lowering import CPU_TARGET, DEFAULT_NPU_TARGET
 from examples.arm.silero_vad.model_export.model_config import (
     ACTIVATIONS,
     DEFAULT_CONFIG,
@@ -62,12 +57,22 @@ from examples.arm.silero_vad.model_export.model_config import (
     WEIGHTS,
     ModelConfig,
 )
+from examples.arm.silero_vad.model_export.stateful_silero_vad import (
+    AUDIO_INPUTS,
+    DEFAULT_AUDIO_INPUT,
+)
+from examples.arm.silero_vad.model_export.targets import (
+    CPU_TARGET,
+    DEFAULT_NPU_TARGET,
+    ETHOS_U_TARGETS,
+    all_targets,
+)
 from examples.arm.silero_vad.runtime.compare_vad_probs import (
     DEFAULT_THRESHOLD,
     ComparisonError,
     probability_arg,
 )
-from examples.arm.silero_vad.runtime.device_twin import TwinError, run_twin
+from examples.arm.silero_vad.runtime.device_twin import TwinError, TwinStream, run_twin
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLOTS_DIR = "plots"
@@ -82,7 +87,7 @@ class UsageError(ValueError):
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="run.sh",
-        description="Export Silero VAD as a stateful quantized ExecuTorch program for Ethos-U85, "
+        description="Export Silero VAD as a stateful quantized ExecuTorch program for Ethos-U, "
         "run the device twin on the validation clips and report its accuracy against the "
         "quantized program and the float model (report.json, report.md, plots/).",
     )
@@ -96,24 +101,43 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--validation-wav",
         action="append",
         type=Path,
-        help="validation audio, any format soundfile reads, resampled to 16 kHz mono "
-        "(repeatable; default: data/validation/*.wav)",
+        help="validation audio, any format soundfile reads, resampled to --sample-rate mono "
+        "(repeatable; default: data/validation/*.wav, or data/validation_8k/*.wav at 8 kHz)",
     )
+    parser.add_argument(
+        "--sample-rate",
+        type=int,
+        choices=SAMPLE_RATES,
+        default=DEFAULT_SAMPLE_RATE,
+        help="which of Silero's two models to export: 16000 (512-sample frames) or 8000 "
+        f"(256-sample frames, telephone band) (default: {DEFAULT_SAMPLE_RATE})",
+    )
+    families = ", ".join(f"{'/'.join(t)}" for t in ETHOS_U_TARGETS.values())
     parser.add_argument(
         "--target",
         default=DEFAULT_NPU_TARGET,
-        help=f"ethos-u85-128/256/512/1024/2048, ethos-u55-*, or '{CPU_TARGET}' for the host "
-        f"runtime (no device twin then) (default: {DEFAULT_NPU_TARGET})",
+        choices=all_targets(),
+        metavar="TARGET",
+        help=f"an Ethos-U configuration ({families}), or '{CPU_TARGET}' for the host runtime "
+        f"(no device twin then) (default: {DEFAULT_NPU_TARGET})",
     )
     parser.add_argument(
         "--system-config",
-        default=DEFAULT_SYSTEM_CONFIG,
-        help=f"Vela system config from Arm/vela.ini (default: {DEFAULT_SYSTEM_CONFIG})",
+        help="Vela system config from Arm/vela.ini (default: the one executorch's "
+        "EthosUCompileSpec picks for the target)",
     )
     parser.add_argument(
         "--memory-mode",
-        default=DEFAULT_MEMORY_MODE,
-        help=f"Vela memory mode from Arm/vela.ini (default: {DEFAULT_MEMORY_MODE})",
+        help="Vela memory mode from Arm/vela.ini (default: the one executorch's "
+        "EthosUCompileSpec picks for the target)",
+    )
+    parser.add_argument(
+        "--input",
+        dest="audio_input",
+        choices=AUDIO_INPUTS,
+        default=DEFAULT_AUDIO_INPUT,
+        help="the program's audio input: int16 PCM frames (default; the NPU rescales them, "
+        "the CPU converts nothing) or float32 audio (the CPU quantizes it)",
     )
     parser.add_argument(
         "--threshold",
@@ -215,17 +239,24 @@ def _vela_sections(prefix: str) -> list[str]:
     return [name.removeprefix(prefix) for name in parser.sections() if name.startswith(prefix)]
 
 
-def check_target_options(target: str, system_config: str, memory_mode: str) -> None:
-    """Rejects a target, system config or memory mode Vela does not know, naming the choices."""
-    if target == CPU_TARGET:
-        return
+def check_target_options(target: str, system_config: str | None, memory_mode: str | None) -> None:
+    """Rejects a system config or memory mode Vela does not know, naming the choices."""
     for what, value, choices in (
-        ("--target", target, [a.value for a in Accelerator] + [CPU_TARGET]),
         ("--system-config", system_config, _vela_sections("System_Config.")),
         ("--memory-mode", memory_mode, _vela_sections("Memory_Mode.")),
     ):
+        if value is None:
+            continue
+        if target == CPU_TARGET:
+            raise UsageError(f"{what} {value}: the {CPU_TARGET} target does not run Vela")
         if value not in choices:
             raise UsageError(f"{what} {value}: not one of {', '.join(choices)}")
+
+
+def default_clips(kind: str, sample_rate: int) -> list[Path]:
+    """The committed ``calibration`` or ``validation`` clips of the model's sample rate."""
+    suffix = "" if sample_rate == DEFAULT_SAMPLE_RATE else f"_{sample_rate // 1000}k"
+    return wav_files(DATA_DIR / f"{kind}{suffix}")
 
 
 @contextlib.contextmanager
@@ -250,28 +281,49 @@ def native_stdout_to(path: Path) -> Iterator[None]:
         os.close(saved)
 
 
-def run_device_twin(result: ExportResult, output_dir: Path) -> tuple[dict[str, np.ndarray], float]:
-    """The twin's probabilities per clip (also written to ``twin/``) and the seconds it took."""
+def run_device_twin(result: ExportResult, output_dir: Path) -> tuple[dict[str, TwinStream], float]:
+    """What the twin saw per clip (also written to ``twin/``) and the seconds it took."""
     start = time.monotonic()
     twin_dir = output_dir / "twin"
     twin_dir.mkdir(parents=True, exist_ok=True)
     with native_stdout_to(twin_dir / TOSA_REFERENCE_OUTPUT):
-        probabilities = run_twin(
+        streams = run_twin(
             tosa_path(output_dir), result.pte_path, result.validation_streams, output_dir
         )
-    return probabilities, time.monotonic() - start
+    return streams, time.monotonic() - start
+
+
+def saturation_warnings(twin: dict[str, TwinStream]) -> list[str]:
+    """One line per clip on which the twin saw the state on its integer rail."""
+    lines = []
+    for name, stream in twin.items():
+        h_frames, c_frames = stream.saturated_frames
+        if h_frames or c_frames:
+            lines.append(
+                f"{name}: the state saturated (h on {h_frames} frame(s), c on {c_frames}): "
+                "this audio drives the LSTM beyond the calibrated range; calibrate with "
+                "audio like it"
+            )
+    return lines
 
 
 def clip_probabilities(
-    stream: AudioStream, output_dir: Path, twin: dict[str, np.ndarray] | None
+    stream: AudioStream, output_dir: Path, twin: dict[str, TwinStream] | None
 ) -> ClipProbabilities:
     """The float/quantized references the export wrote, with the twin's when there is one."""
     float_model = read_probabilities(reference_path(output_dir, stream.name, "float"))
     quantized = read_probabilities(reference_path(output_dir, stream.name, "quantized"))
     if twin is None:
-        return ClipProbabilities(stream.name, stream.num_samples, float_model, quantized)
+        return ClipProbabilities(
+            stream.name, stream.num_samples, float_model, quantized, None, stream.sample_rate
+        )
     return ClipProbabilities(
-        stream.name, stream.num_samples, float_model, twin[stream.name], quantized
+        stream.name,
+        stream.num_samples,
+        float_model,
+        twin[stream.name].probabilities,
+        quantized,
+        stream.sample_rate,
     )
 
 
@@ -302,6 +354,7 @@ def write_plots(
             segments[actual],
             accuracy["threshold"],
             actual_label=label,
+            sample_rate=stream.sample_rate,
         )
     return paths
 
@@ -330,17 +383,22 @@ def main(argv: list[str] | None = None) -> int:
     try:
         check_target_options(args.target, args.system_config, args.memory_mode)
         options = ExportOptions(
-            calibration_wavs=args.calibration_wav or wav_files(DATA_DIR / "calibration"),
-            validation_wavs=args.validation_wav or wav_files(DATA_DIR / "validation"),
+            calibration_wavs=args.calibration_wav or default_clips("calibration", args.sample_rate),
+            validation_wavs=args.validation_wav or default_clips("validation", args.sample_rate),
             output_dir=output_dir,
             target=args.target,
             system_config=args.system_config,
             memory_mode=args.memory_mode,
             model=model_config(args),
+            sample_rate=args.sample_rate,
+            audio_input=args.audio_input,
         )
+        vela = options.vela_settings()
+        where = f", {vela.system_config}, {vela.memory_mode}" if vela else ""
         print(
-            f"exporting for {args.target} (calibration: {len(options.calibration_wavs)} "
-            f"clip(s), validation: {len(options.validation_wavs)}) ...",
+            f"exporting the {args.sample_rate} Hz model for {args.target}{where} "
+            f"(calibration: {len(options.calibration_wavs)} clip(s), validation: "
+            f"{len(options.validation_wavs)}) ...",
             flush=True,
         )
         result = export_silero_vad(options)
@@ -352,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"device twin: {frames} frames on the TOSA reference model ...", flush=True)
             twin, seconds = run_device_twin(result, output_dir)
             print(f"device twin: done in {seconds:.1f} s -> {output_dir / 'twin'}")
+            for line in saturation_warnings(twin):
+                print(f"WARNING {line}", flush=True)
         else:
             print(
                 f"target {CPU_TARGET}: no device twin (it emulates the NPU delegate); "
@@ -366,6 +426,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     report = result.report | {"accuracy": accuracy}
+    if twin is not None:
+        report["state_saturation"] = {
+            name: {"h_frames": stream.saturated_frames[0], "c_frames": stream.saturated_frames[1]}
+            for name, stream in twin.items()
+        }
     write_report(output_dir, report)
     plots = write_plots(streams, clips, accuracy, output_dir)
     markdown = write_report_markdown(output_dir, report, plots)

@@ -15,7 +15,6 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     reference_path,
     tosa_path,
 )
-from examples.arm.silero_vad.model_export.silero_vad_model import SAMPLE_RATE
 from examples.arm.silero_vad.runtime.compare_vad_probs import (
     check_limits,
     compare_files,
@@ -50,8 +49,9 @@ def _check_twin(
     assert sorted(twin) == sorted(stream.name for stream in streams)
     for stream in streams:
         quantized_bin = reference_path(export_dir, stream.name, "quantized")
+        probabilities = twin[stream.name].probabilities
         comparison = compare_probabilities(
-            twin[stream.name], read_probabilities(quantized_bin), actual_name=stream.name
+            probabilities, read_probabilities(quantized_bin), actual_name=stream.name
         )
         assert comparison.frames == stream.num_frames
         max_flips = int(max_flips_fraction * comparison.frames)
@@ -62,9 +62,10 @@ def _check_twin(
         twin_bin = tmp_path / "twin" / f"{stream.name}.bin"
         check_limits(compare_files(log_path, twin_bin), max_abs=LOG_MAX_ABS_ERROR, max_flips=0)
         log = parse_protocol(log_path.read_bytes(), str(log_path))
-        expected = speech_segments(twin[stream.name], stream.num_samples)
+        rate = stream.sample_rate
+        expected = speech_segments(probabilities, stream.num_samples, sample_rate=rate)
         assert log.segments_s == [
-            (round(start / SAMPLE_RATE, 3), round(end / SAMPLE_RATE, 3)) for start, end in expected
+            (round(start / rate, 3), round(end / rate, 3)) for start, end in expected
         ]
 
 

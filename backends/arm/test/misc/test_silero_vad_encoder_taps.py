@@ -15,12 +15,15 @@ from torch import nn
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.encoder_taps import trim_padding_taps
+from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K
 from examples.arm.silero_vad.model_export.framed_stft import FramedStftMagnitude
 from examples.arm.silero_vad.model_export.silero_vad_model import Encoder, SileroVAD
 
+STFT_COLUMNS = GEOMETRY_16K.stft_columns  # 4, at both sample rates
+
 
 def test_last_two_encoder_convolutions_lose_their_padding_taps(eager_silero: SileroVAD) -> None:
-    trimmed = trim_padding_taps(copy.deepcopy(eager_silero.encoder))
+    trimmed = trim_padding_taps(copy.deepcopy(eager_silero.encoder), STFT_COLUMNS)
     shapes = [(conv.kernel_size[0], conv.padding[0]) for conv in trimmed.convs]
     assert shapes == [(3, 1), (3, 1), (2, 0), (1, 0)]
     original = eager_silero.encoder.convs
@@ -34,11 +37,11 @@ def test_last_two_encoder_convolutions_lose_their_padding_taps(eager_silero: Sil
 def test_trimmed_encoder_equals_encoder_on_real_spectra(
     all_streams: list[AudioStream], eager_silero: SileroVAD
 ) -> None:
-    trimmed = trim_padding_taps(copy.deepcopy(eager_silero.encoder))
+    trimmed = trim_padding_taps(copy.deepcopy(eager_silero.encoder), STFT_COLUMNS)
     framed = FramedStftMagnitude.from_stft(eager_silero.stft, "sqrt")
     with torch.no_grad():
         for stream in all_streams:
-            for frame in torch.from_numpy(stream.frames[::7]):
+            for frame in torch.from_numpy(stream.float_frames[::7]):
                 features = framed(frame.unsqueeze(0))
                 expected = eager_silero.encoder(features)
                 scale = expected.abs().clamp(min=1.0)
@@ -66,4 +69,4 @@ def test_grouped_convolutions_are_left_alone() -> None:
     encoder = Encoder()
     grouped = nn.Conv1d(64, 128, kernel_size=3, padding=1, groups=2)
     encoder.convs[3] = grouped
-    assert trim_padding_taps(encoder).convs[3] is grouped
+    assert trim_padding_taps(encoder, STFT_COLUMNS).convs[3] is grouped

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -17,7 +18,9 @@ from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.float_reference import float_probabilities
 from examples.arm.silero_vad.model_export.framed_stft import (
     POLYGON_MAX_RELATIVE_ERROR,
+    REVERSALS,
     FramedStftMagnitude,
+    Reverse,
     polygon_magnitude,
 )
 from examples.arm.silero_vad.model_export.model_config import (
@@ -29,6 +32,9 @@ from examples.arm.silero_vad.model_export.model_config import (
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 
 SQRT_LEVELS = {"sqrt": (), "sqrt_levels": SQRT_MAGNITUDE_LEVELS}
+# Both models, each with both ways of reversing samples (flip for Ethos-U85, an
+# exchange-matrix product for Ethos-U55/U65, which have no REVERSE).
+RATES_AND_REVERSALS = [(rate, reversal) for rate in (16000, 8000) for reversal in REVERSALS]
 
 
 def _relative_error(ours: torch.Tensor, official: torch.Tensor) -> float:
@@ -37,18 +43,41 @@ def _relative_error(ours: torch.Tensor, official: torch.Tensor) -> float:
     return ((ours - official).abs() / official.abs().clamp(min=1.0)).max().item()
 
 
-@pytest.mark.parametrize("levels", SQRT_LEVELS.values(), ids=SQRT_LEVELS.keys())
+@pytest.mark.parametrize("sample_rate, reversal", RATES_AND_REVERSALS)
 def test_framed_stft_equals_reflect_pad_and_conv_stft(
-    levels: tuple[float, ...], all_streams: list[AudioStream], eager_silero: SileroVAD
+    sample_rate: int, reversal: str, committed_streams: Callable[[int], list[AudioStream]]
 ) -> None:
-    framed = FramedStftMagnitude.from_stft(eager_silero.stft, "sqrt", levels)
+    model = SileroVAD.from_silero_package(sample_rate)
+    framed = FramedStftMagnitude.from_stft(model.stft, "sqrt", reversal=reversal)
     with torch.no_grad():
-        for stream in all_streams:
-            for frame in torch.from_numpy(stream.frames):
-                official = eager_silero.stft(frame.unsqueeze(0))
+        for stream in committed_streams(sample_rate):
+            for frame in torch.from_numpy(stream.float_frames):
+                official = model.stft(frame.unsqueeze(0))
                 ours = framed(frame.unsqueeze(0))
                 assert ours.shape == official.shape
                 assert _relative_error(ours, official) <= 1e-5, stream.name
+
+
+def test_framed_stft_with_levels_equals_conv_stft(
+    all_streams: list[AudioStream], eager_silero: SileroVAD
+) -> None:
+    framed = FramedStftMagnitude.from_stft(eager_silero.stft, "sqrt", SQRT_MAGNITUDE_LEVELS)
+    with torch.no_grad():
+        for stream in all_streams:
+            for frame in torch.from_numpy(stream.float_frames[::3]):
+                official = eager_silero.stft(frame.unsqueeze(0))
+                assert _relative_error(framed(frame.unsqueeze(0)), official) <= 1e-5, stream.name
+
+
+@pytest.mark.parametrize("size", [1, 32, 64, 128])
+def test_exchange_matrix_reverses_exactly(size: int) -> None:
+    """The reversal for NPUs without REVERSE is the same function as torch.flip."""
+    x = torch.randn(5, size)
+    product = Reverse(size, "matmul")
+    assert torch.equal(product(x), x.flip(-1))
+    assert torch.equal(Reverse(size, "flip")(x), x.flip(-1))
+    # One weight of 1 per output channel: exact under any per-channel int8 scale.
+    assert product.exchange.weight.abs().sum(dim=1).eq(1).all()
 
 
 def test_polygon_magnitude_is_within_its_bound_at_every_angle() -> None:
@@ -63,14 +92,16 @@ def test_polygon_magnitude_is_within_its_bound_at_every_angle() -> None:
     assert polygon_magnitude(zero, zero).eq(0).all()
 
 
+@pytest.mark.parametrize("sample_rate", [16000, 8000])
 def test_framed_polygon_stft_is_within_its_bound_of_the_official_stft(
-    all_streams: list[AudioStream], eager_silero: SileroVAD
+    sample_rate: int, committed_streams: Callable[[int], list[AudioStream]]
 ) -> None:
-    framed = FramedStftMagnitude.from_stft(eager_silero.stft, "polygon")
+    model = SileroVAD.from_silero_package(sample_rate)
+    framed = FramedStftMagnitude.from_stft(model.stft, "polygon")
     with torch.no_grad():
-        for stream in all_streams:
-            for frame in torch.from_numpy(stream.frames):
-                official = eager_silero.stft(frame.unsqueeze(0))
+        for stream in committed_streams(sample_rate):
+            for frame in torch.from_numpy(stream.float_frames):
+                official = model.stft(frame.unsqueeze(0))
                 ours = framed(frame.unsqueeze(0))
                 allowed = POLYGON_MAX_RELATIVE_ERROR * official + 1e-5 * official.clamp(min=1.0)
                 assert ((ours - official).abs() <= allowed).all(), stream.name
@@ -83,38 +114,47 @@ def test_framed_stft_handles_silence_and_tiny_signals(magnitude: str) -> None:
     framed = FramedStftMagnitude.from_stft(model.stft, magnitude, levels)
     tolerance = POLYGON_MAX_RELATIVE_ERROR if magnitude == "polygon" else 1e-5
     for scale in (0.0, 1e-6, 1e-3, 1.0):
-        frame = torch.sin(torch.arange(576.0) * 0.37).unsqueeze(0) * scale
+        frame = torch.sin(torch.arange(576.0) * 0.37).unsqueeze(0) * scale  # 16 kHz frame
         torch.testing.assert_close(framed(frame), model.stft(frame), atol=1e-5, rtol=tolerance)
 
 
+@pytest.mark.parametrize("sample_rate, reversal", RATES_AND_REVERSALS)
 def test_exact_model_config_is_still_silero(
-    all_streams: list[AudioStream], eager_silero: SileroVAD
+    sample_rate: int, reversal: str, committed_streams: Callable[[int], list[AudioStream]]
 ) -> None:
-    rearranged = build_float_model(EXACT_CONFIG)
-    for stream in all_streams:
+    silero = SileroVAD.from_silero_package(sample_rate)
+    rearranged = build_float_model(EXACT_CONFIG, sample_rate, reversal)
+    for stream in committed_streams(sample_rate):
         difference = np.abs(
-            float_probabilities(rearranged, stream) - float_probabilities(eager_silero, stream)
+            float_probabilities(rearranged, stream) - float_probabilities(silero, stream)
         )
         assert difference.max() <= 1e-5, stream.name
 
 
+@pytest.mark.parametrize("sample_rate", [16000, 8000])
 def test_default_model_config_decides_like_silero(
-    all_streams: list[AudioStream], eager_silero: SileroVAD
+    sample_rate: int, committed_streams: Callable[[int], list[AudioStream]]
 ) -> None:
     """The polygon magnitude moves probabilities by at most 0.024 (mean <= 0.0005) on
-    these clips, far below the quantization error, and flips no decision."""
+    these clips at 16 kHz, 0.017 (mean <= 0.0009) at 8 kHz: far below the quantization
+    error. A decision can then differ only where Silero itself is that close to the
+    threshold (measured: none at 16 kHz; 4 of 1,611 frames at 8 kHz, all within 0.02)."""
     assert DEFAULT_CONFIG.magnitude == "polygon"
-    rearranged = build_float_model(DEFAULT_CONFIG)
-    for stream in all_streams:
+    silero = SileroVAD.from_silero_package(sample_rate)
+    rearranged = build_float_model(DEFAULT_CONFIG, sample_rate)
+    for stream in committed_streams(sample_rate):
         ours = float_probabilities(rearranged, stream)
-        official = float_probabilities(eager_silero, stream)
-        assert np.abs(ours - official).max() <= 0.05, stream.name
+        official = float_probabilities(silero, stream)
+        assert np.abs(ours - official).max() <= 0.03, stream.name
         assert np.abs(ours - official).mean() <= 0.001, stream.name
-        assert ((ours >= 0.5) == (official >= 0.5)).all(), stream.name
+        flipped = (ours >= 0.5) != (official >= 0.5)
+        assert (np.abs(official[flipped] - 0.5) <= 0.03).all(), stream.name
+        assert flipped.mean() <= 0.01, stream.name
 
 
 def test_fold_refuses_an_asymmetric_basis() -> None:
-    basis = SileroVAD.from_silero_package().stft.forward_basis.clone()
+    stft = SileroVAD.from_silero_package().stft
+    basis = stft.forward_basis.clone()
     basis[3, 0, 10] += 0.5
     with pytest.raises(ValueError, match="not symmetric"):
-        FramedStftMagnitude(basis)
+        FramedStftMagnitude(basis, stft.geometry)

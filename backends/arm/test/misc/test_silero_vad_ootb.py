@@ -19,6 +19,7 @@ import torch
 
 from examples.arm.silero_vad.model_export.audio import load_stream
 from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
+from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K
 from examples.arm.silero_vad.runtime import program_reference
 from examples.arm.silero_vad.runtime.program_reference import (
     ProgramReferenceError,
@@ -40,7 +41,8 @@ OOTB_TIMEOUT_S = 900
 def toy_pte(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The runtime tests' stateful toy (float state buffer, started at zero)."""
     path = tmp_path_factory.mktemp("toy") / "toy_state.pte"
-    path.write_bytes(export(ToyVad(), (torch.zeros(1, 576),), init_state=True))
+    metadata = GEOMETRY_16K.metadata()
+    path.write_bytes(export(ToyVad(), (torch.zeros(1, 576),), init_state=True, metadata=metadata))
     return path
 
 
@@ -61,8 +63,8 @@ def test_program_reference_restarts_state_per_clip(
         values = np.fromfile(written[wav.stem], dtype="<f4")
         assert values.size == stream.num_frames
         # Each clip starts from the zero state, as if it were run alone.
-        np.testing.assert_allclose(values, _eager_toy(stream.frames), rtol=0, atol=1e-6)
-        alone = program_probabilities(toy_pte.read_bytes(), stream.frames)
+        np.testing.assert_allclose(values, _eager_toy(stream.float_frames), rtol=0, atol=1e-6)
+        alone = program_probabilities(toy_pte.read_bytes(), stream)
         np.testing.assert_array_equal(values, alone)
 
 

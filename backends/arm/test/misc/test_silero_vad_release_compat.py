@@ -28,7 +28,6 @@ from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.calibration import calibrate_state_quantization
 from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
 from examples.arm.silero_vad.model_export.lowering import (
-    DEFAULT_NPU_TARGET,
     make_compile_spec,
     quantize_silero_vad,
 )
@@ -37,6 +36,7 @@ from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     STATE_BUFFER,
     StatefulSileroVAD,
 )
+from examples.arm.silero_vad.model_export.targets import DEFAULT_NPU_TARGET
 
 # One LSTMCell as DecomposeLstmCellPass writes it: two linears, a slice of each per gate,
 # an add per gate, three sigmoids and two tanh, and c' = f*c + i*g, h' = o*tanh(c').
@@ -52,7 +52,10 @@ def _op_name(node: torch.fx.Node) -> str:
 def quantized_silero(all_streams: list[AudioStream]) -> dict:
     """Silero quantized with the example's flow on a few frames, and what the release's
     own LSTM decomposition did meanwhile."""
-    streams = [replace(s, frames=s.frames[:CALIBRATION_FRAMES]) for s in all_streams[:2]]
+    streams = [
+        replace(s, pcm=s.pcm[: CALIBRATION_FRAMES * s.geometry.hop_samples])
+        for s in all_streams[:2]
+    ]
     float_model = SileroVAD.from_silero_package()
     stateful = StatefulSileroVAD(float_model, calibrate_state_quantization(float_model, streams))
     spec = make_compile_spec(DEFAULT_NPU_TARGET, "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram", None)

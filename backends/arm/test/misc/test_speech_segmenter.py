@@ -15,11 +15,8 @@ from silero_vad.utils_vad import get_speech_timestamps, get_speech_timestamps_fr
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.float_reference import float_probabilities
-from examples.arm.silero_vad.model_export.silero_vad_model import (
-    HOP_SAMPLES,
-    SileroVAD,
-    load_official_jit,
-)
+from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K, frame_geometry
+from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, load_official_jit
 from examples.arm.silero_vad.runtime.speech_segmenter import (
     SegmenterConfig,
     SpeechSegmenter,
@@ -35,9 +32,17 @@ CONFIGS = {
 }
 
 
-def _silero(probabilities: np.ndarray, length: int, **config) -> list[tuple[int, int]]:
+HOP_SAMPLES = GEOMETRY_16K.hop_samples
+
+
+def _silero(
+    probabilities: np.ndarray, length: int, sample_rate: int = 16000, **config
+) -> list[tuple[int, int]]:
     timestamps = get_speech_timestamps_from_probs(
-        [float(p) for p in probabilities], audio_length_samples=length, **config
+        [float(p) for p in probabilities],
+        audio_length_samples=length,
+        sampling_rate=sample_rate,
+        **config,
     )
     return [(t["start"], t["end"]) for t in timestamps]
 
@@ -64,7 +69,7 @@ def test_segments_equal_get_speech_timestamps_end_to_end(
     assert ours == [(t["start"], t["end"]) for t in official]
 
 
-def _random_case(rng: np.random.Generator) -> tuple[np.ndarray, int, dict]:
+def _random_case(rng: np.random.Generator, hop: int = HOP_SAMPLES) -> tuple[np.ndarray, int, dict]:
     frames = int(rng.integers(1, 300))
     shape = rng.integers(0, 3)
     if shape == 0:
@@ -73,7 +78,7 @@ def _random_case(rng: np.random.Generator) -> tuple[np.ndarray, int, dict]:
         probabilities = np.repeat(rng.random(frames // 6 + 1), 6)[:frames]
     else:  # values at and around the thresholds
         probabilities = rng.choice([0.0, 0.34, 0.35, 0.36, 0.49, 0.5, 0.51, 1.0], frames)
-    length = frames * HOP_SAMPLES - int(rng.integers(0, HOP_SAMPLES))
+    length = frames * hop - int(rng.integers(0, hop))
     config = dict(
         threshold=float(rng.choice([0.3, 0.5, 0.7])),
         min_speech_duration_ms=int(rng.choice([0, 100, 250])),
@@ -85,12 +90,15 @@ def _random_case(rng: np.random.Generator) -> tuple[np.ndarray, int, dict]:
     return probabilities.astype(np.float32), length, config
 
 
-def test_segments_equal_silero_on_random_sequences() -> None:
-    rng = np.random.default_rng(20261202)
+@pytest.mark.parametrize("sample_rate", [16000, 8000])
+def test_segments_equal_silero_on_random_sequences(sample_rate: int) -> None:
+    rng = np.random.default_rng(20261202 + sample_rate)
+    hop = frame_geometry(sample_rate).hop_samples
     for case in range(1000):
-        probabilities, length, config = _random_case(rng)
-        ours = speech_segments(probabilities, length, SegmenterConfig(**config))
-        assert ours == _silero(probabilities, length, **config), f"case {case}: {config}"
+        probabilities, length, config = _random_case(rng, hop)
+        ours = speech_segments(probabilities, length, SegmenterConfig(**config), sample_rate)
+        expected = _silero(probabilities, length, sample_rate, **config)
+        assert ours == expected, f"case {case} at {sample_rate} Hz: {config}"
 
 
 def test_speech_at_the_very_start_and_end() -> None:

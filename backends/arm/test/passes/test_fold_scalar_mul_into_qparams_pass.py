@@ -15,7 +15,8 @@ from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
 from backends.arm._passes.fold_scalar_mul_into_qparams_pass import FoldScalarMulIntoQParamsPass
 from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulEthosUQuantizer
-from examples.arm.silero_vad.model_export.lowering import DEFAULT_NPU_TARGET, make_compile_spec
+from examples.arm.silero_vad.model_export.lowering import make_compile_spec
+from examples.arm.silero_vad.model_export.targets import DEFAULT_NPU_TARGET
 
 _MUL = torch.ops.aten.mul.Tensor
 _DEQUANTIZE = torch.ops.quantized_decomposed.dequantize_per_tensor.default

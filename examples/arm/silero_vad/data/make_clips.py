@@ -9,17 +9,21 @@ Each clip alternates silences of varied length with synthesized sentences and is
 mixed with seeded noise (white, pink or brown) at a chosen SNR, so the VAD sees clean
 and noisy speech, short and long pauses. Calibration and validation clips use different
 sentences, voices and languages, so the quantized model is never validated on the audio
-it was calibrated on.
+it was calibrated on. The 8 kHz sets (for Silero's 8 kHz model) are telephone-band
+speech: band-passed to 300-3400 Hz before the noise, like a phone line.
 
-The generated WAVs are committed (16 kHz mono PCM16, < 2 MB in all) so users need no
-espeak-ng; run this again only to change them:
+The generated WAVs are committed (mono PCM16: calibration/ and validation/ at 16 kHz,
+calibration_8k/ and validation_8k/ at 8 kHz; < 3 MB in all) so users need no espeak-ng;
+run this again only to change them (espeak-ng 1.51 reproduces the committed files
+byte for byte):
 
-    python -m examples.arm.silero_vad.data.make_clips
+    python -m examples.arm.silero_vad.data.make_clips [--set validation_8k ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import shutil
 import subprocess
 import sys
@@ -29,10 +33,11 @@ from pathlib import Path
 
 import numpy as np
 import soundfile
-from scipy.signal import resample_poly
+from scipy.signal import butter, resample_poly, sosfilt
 
 SAMPLE_RATE = 16000
 ESPEAK_RATE = 22050
+TELEPHONE_BAND_HZ = (300.0, 3400.0)
 SPEECH_RMS_DBFS = -22.0
 DATA_DIR = Path(__file__).resolve().parent
 
@@ -58,6 +63,8 @@ class ClipRecipe:
     snr_db: float
     level_db: float  # speech level relative to SPEECH_RMS_DBFS
     seed: int
+    sample_rate: int = SAMPLE_RATE
+    telephone_band: bool = False  # band-pass the speech to 300-3400 Hz
 
 
 CALIBRATION = (
@@ -149,8 +156,114 @@ VALIDATION = (
 )
 
 
-def synthesize(voice: Voice, text: str, espeak: str) -> np.ndarray:
-    """One sentence from espeak-ng, resampled to 16 kHz float."""
+CALIBRATION_8K = (
+    ClipRecipe(
+        name="cal8k_pt_female_pink12",
+        voice=Voice("pt-br+f1", 150, 55),
+        sentences=(
+            "Bom dia, gostaria de marcar uma consulta para a próxima semana.",
+            "Pode ser na quinta-feira?",
+        ),
+        pauses_s=(0.7, 0.4, 1.1),
+        noise="pink",
+        snr_db=12.0,
+        level_db=-2.0,
+        seed=31,
+        sample_rate=8000,
+        telephone_band=True,
+    ),
+    ClipRecipe(
+        name="cal8k_en_us_male_white18",
+        voice=Voice("en-us+m2", 165, 40),
+        sentences=(
+            "Your call is important to us, please stay on the line.",
+            "Press one for billing.",
+            "Okay, thank you very much.",
+        ),
+        pauses_s=(0.5, 0.8, 0.3, 0.9),
+        noise="white",
+        snr_db=18.0,
+        level_db=2.0,
+        seed=32,
+        sample_rate=8000,
+        telephone_band=True,
+    ),
+    ClipRecipe(
+        name="cal8k_nl_female_brown6",
+        voice=Voice("nl+f3", 140, 65),
+        sentences=(
+            "Ik bel over de bestelling van gisteren.",
+            "Die is nog steeds niet aangekomen, helaas.",
+        ),
+        pauses_s=(1.0, 0.6, 0.8),
+        noise="brown",
+        snr_db=6.0,
+        level_db=-8.0,
+        seed=33,
+        sample_rate=8000,
+        telephone_band=True,
+    ),
+)
+
+VALIDATION_8K = (
+    ClipRecipe(
+        name="val8k_en_gb_male_pink10",
+        voice=Voice("en-gb+m1", 155, 45),
+        sentences=(
+            "I am calling about the broken heater in flat twelve.",
+            "Yes.",
+            "Could someone come round tomorrow morning?",
+        ),
+        pauses_s=(0.6, 0.9, 0.4, 1.0),
+        noise="pink",
+        snr_db=10.0,
+        level_db=0.0,
+        seed=41,
+        sample_rate=8000,
+        telephone_band=True,
+    ),
+    ClipRecipe(
+        name="val8k_de_male_white14",
+        voice=Voice("de+m3", 150, 38),
+        sentences=(
+            "Guten Tag, hier spricht der Kundendienst.",
+            "Wie kann ich Ihnen heute helfen?",
+        ),
+        pauses_s=(0.8, 0.5, 1.2),
+        noise="white",
+        snr_db=14.0,
+        level_db=-4.0,
+        seed=42,
+        sample_rate=8000,
+        telephone_band=True,
+    ),
+    ClipRecipe(
+        name="val8k_es_female_brown9",
+        voice=Voice("es+f2", 170, 60),
+        sentences=(
+            "El técnico llegará entre las diez y las doce.",
+            "Muchas gracias, hasta luego.",
+        ),
+        pauses_s=(0.5, 0.7, 0.9),
+        noise="brown",
+        snr_db=9.0,
+        level_db=3.0,
+        seed=43,
+        sample_rate=8000,
+        telephone_band=True,
+    ),
+)
+
+CLIP_SETS = {
+    "calibration": CALIBRATION,
+    "validation": VALIDATION,
+    "calibration_8k": CALIBRATION_8K,
+    "validation_8k": VALIDATION_8K,
+}
+
+
+def synthesize(voice: Voice, text: str, espeak: str, rate: int = SAMPLE_RATE) -> np.ndarray:
+    """One sentence from espeak-ng, resampled to ``rate`` (float)."""
     with tempfile.TemporaryDirectory() as tmp:
         wav = Path(tmp) / "sentence.wav"
         subprocess.run(
@@ -158,37 +271,49 @@ def synthesize(voice: Voice, text: str, espeak: str) -> np.ndarray:
             + ["-w", str(wav), text],
             check=True,
         )
-        speech, rate = soundfile.read(str(wav), dtype="float64")
-    if rate != ESPEAK_RATE:
-        raise RuntimeError(f"espeak-ng wrote {rate} Hz, expected {ESPEAK_RATE} Hz")
-    return resample_poly(speech, 320, 441)  # 22050 -> 16000
+        speech, espeak_rate = soundfile.read(str(wav), dtype="float64")
+    if espeak_rate != ESPEAK_RATE:
+        raise RuntimeError(f"espeak-ng wrote {espeak_rate} Hz, expected {ESPEAK_RATE} Hz")
+    divisor = math.gcd(ESPEAK_RATE, rate)
+    return resample_poly(speech, rate // divisor, ESPEAK_RATE // divisor)  # 22050 -> rate
 
 
-def colored_noise(kind: str, length: int, rng: np.random.Generator) -> np.ndarray:
+def colored_noise(
+    kind: str, length: int, rng: np.random.Generator, rate: int = SAMPLE_RATE
+) -> np.ndarray:
     """Unit-RMS white, pink (1/f power) or brown (1/f^2 power) noise."""
     white = rng.standard_normal(length)
     if kind == "white":
         noise = white
     else:
         spectrum = np.fft.rfft(white)
-        freqs = np.fft.rfftfreq(length, d=1.0 / SAMPLE_RATE)
+        freqs = np.fft.rfftfreq(length, d=1.0 / rate)
         freqs[0] = freqs[1]
         exponent = {"pink": 0.5, "brown": 1.0}[kind]
         noise = np.fft.irfft(spectrum / freqs**exponent, n=length)
     return noise / np.sqrt(np.mean(noise**2))
 
 
+def telephone_band(speech: np.ndarray, rate: int) -> np.ndarray:
+    """Speech as a phone line passes it: 300-3400 Hz (4th-order Butterworth band-pass)."""
+    sos = butter(4, TELEPHONE_BAND_HZ, btype="bandpass", fs=rate, output="sos")
+    return sosfilt(sos, speech)
+
+
 def make_clip(recipe: ClipRecipe, espeak: str) -> np.ndarray:
     """Pauses and sentences at the recipe's level, plus noise at its SNR, as int16."""
     rng = np.random.default_rng(recipe.seed)
+    rate = recipe.sample_rate
     parts: list[np.ndarray] = []
     speech_mask: list[np.ndarray] = []
     for pause, sentence in zip(recipe.pauses_s, recipe.sentences, strict=False):
-        parts.append(np.zeros(int(pause * SAMPLE_RATE)))
-        speech = synthesize(recipe.voice, sentence, espeak)
+        parts.append(np.zeros(int(pause * rate)))
+        speech = synthesize(recipe.voice, sentence, espeak, rate)
+        if recipe.telephone_band:
+            speech = telephone_band(speech, rate)
         parts.append(speech)
         speech_mask.append(speech)
-    parts.append(np.zeros(int(recipe.pauses_s[-1] * SAMPLE_RATE)))
+    parts.append(np.zeros(int(recipe.pauses_s[-1] * rate)))
     clip = np.concatenate(parts)
 
     voiced = np.concatenate(speech_mask)
@@ -197,13 +322,20 @@ def make_clip(recipe: ClipRecipe, espeak: str) -> np.ndarray:
     target_rms = 10 ** ((SPEECH_RMS_DBFS + recipe.level_db) / 20)
     clip *= target_rms / speech_rms
     noise_rms = target_rms / 10 ** (recipe.snr_db / 20)
-    clip += noise_rms * colored_noise(recipe.noise, clip.shape[0], rng)
+    clip += noise_rms * colored_noise(recipe.noise, clip.shape[0], rng, rate)
     return np.clip(np.round(clip * 32767), -32768, 32767).astype(np.int16)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output-dir", type=Path, default=DATA_DIR)
+    parser.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        choices=sorted(CLIP_SETS),
+        help="clip set(s) to make (default: all)",
+    )
     args = parser.parse_args(argv)
 
     espeak = shutil.which("espeak-ng")
@@ -212,14 +344,14 @@ def main(argv: list[str] | None = None) -> int:
             "ERROR make_clips: espeak-ng not found; sudo apt-get install espeak-ng", file=sys.stderr
         )
         return 1
-    for split, recipes in (("calibration", CALIBRATION), ("validation", VALIDATION)):
+    for split in args.sets or list(CLIP_SETS):
         out_dir = args.output_dir / split
         out_dir.mkdir(parents=True, exist_ok=True)
-        for recipe in recipes:
+        for recipe in CLIP_SETS[split]:
             clip = make_clip(recipe, espeak)
             path = out_dir / f"{recipe.name}.wav"
-            soundfile.write(str(path), clip, SAMPLE_RATE, subtype="PCM_16")
-            print(f"{path}: {clip.shape[0] / SAMPLE_RATE:.2f} s")
+            soundfile.write(str(path), clip, recipe.sample_rate, subtype="PCM_16")
+            print(f"{path}: {clip.shape[0] / recipe.sample_rate:.2f} s")
     return 0
 
 

@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from examples.arm.silero_vad.model_export.silero_vad_model import SAMPLE_RATE
+from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE
 from examples.arm.silero_vad.runtime.compare_vad_probs import (
     DEFAULT_THRESHOLD,
     Comparison,
@@ -58,10 +58,11 @@ class ClipProbabilities:
     """One clip's per-frame probabilities from the three sources that are compared."""
 
     name: str
-    num_samples: int  # audio length at 16 kHz: the segmenter's end-of-stream rule needs it
+    num_samples: int  # audio length: the segmenter's end-of-stream rule needs it
     float_model: np.ndarray
     actual: np.ndarray  # device twin, or the quantized program for the cpu target
     quantized: np.ndarray | None = None  # None when ``actual`` is the quantized program
+    sample_rate: int = DEFAULT_SAMPLE_RATE  # of the model (and of num_samples)
 
 
 def _merged(segments: Sequence[Segment]) -> list[Segment]:
@@ -122,15 +123,19 @@ def boundary_errors(reference: Sequence[Segment], predicted: Sequence[Segment]) 
     return errors
 
 
-def _mean_ms(errors_samples: Sequence[int]) -> float | None:
+def _mean_ms(errors_samples: Sequence[int], sample_rate: int) -> float | None:
     if not errors_samples:
         return None
-    return 1000.0 * float(np.mean(errors_samples)) / SAMPLE_RATE
+    return 1000.0 * float(np.mean(errors_samples)) / sample_rate
 
 
-def boundary_ms(reference: Sequence[Segment], predicted: Sequence[Segment]) -> float | None:
+def boundary_ms(
+    reference: Sequence[Segment],
+    predicted: Sequence[Segment],
+    sample_rate: int = DEFAULT_SAMPLE_RATE,
+) -> float | None:
     """Mean boundary error in ms (see the module docstring); None without boundaries."""
-    return _mean_ms(boundary_errors(reference, predicted))
+    return _mean_ms(boundary_errors(reference, predicted), sample_rate)
 
 
 def _errors(comparison: Comparison) -> dict:
@@ -177,7 +182,7 @@ def accuracy_report(
     Layout (``<actual>`` is ``npu`` when a device's probabilities were given, else
     ``quantized``)::
 
-        {"threshold": t, "actual": "npu", "segmenter": {...},
+        {"threshold": t, "sample_rate": r, "actual": "npu", "segmenter": {...},
          "clips": {name: {"frames", "vs_quantized": {max_abs, mean_abs, flips},
                           "vs_float": {max_abs, mean_abs, flips, flips_pct},
                           "segments": {"float": [[start, end], ...], "<actual>": [...],
@@ -185,11 +190,14 @@ def accuracy_report(
          "overall": {"frames", "vs_quantized", "vs_float", "segments": {"f1", "boundary_ms"}}}
 
     ``vs_quantized`` is left out when there is no device (cpu target). Segments are in
-    samples at 16 kHz, from the silero-vad segmenter with ``config`` (default: silero's
-    defaults), independent of ``threshold``, which only counts flips.
+    samples at the clips' sample rate, from the silero-vad segmenter with ``config``
+    (default: silero's defaults), independent of ``threshold``, which only counts flips.
     """
     if not clips:
         raise ValueError("accuracy_report needs at least one clip")
+    sample_rate = clips[0].sample_rate
+    if any(clip.sample_rate != sample_rate for clip in clips):
+        raise ValueError("the clips of one accuracy report must share a sample rate")
     config = config or SegmenterConfig()
     with_device = all(clip.quantized is not None for clip in clips)
     if not with_device and any(clip.quantized is not None for clip in clips):
@@ -209,14 +217,14 @@ def accuracy_report(
             entry["vs_quantized"] = _errors(_compare(clip, clip.quantized, QUANTIZED, threshold))
         entry["vs_float"] = _vs_float(vs_float)
 
-        reference = speech_segments(clip.float_model, clip.num_samples, config)
-        predicted = speech_segments(clip.actual, clip.num_samples, config)
+        reference = speech_segments(clip.float_model, clip.num_samples, config, sample_rate)
+        predicted = speech_segments(clip.actual, clip.num_samples, config, sample_rate)
         errors = boundary_errors(reference, predicted)
         entry["segments"] = {
             "float": [list(segment) for segment in reference],
             actual_key: [list(segment) for segment in predicted],
             "f1": segment_f1(reference, predicted),
-            "boundary_ms": _mean_ms(errors),
+            "boundary_ms": _mean_ms(errors, sample_rate),
         }
         per_clip[clip.name] = entry
         overlap += overlap_samples(reference, predicted)
@@ -238,10 +246,11 @@ def accuracy_report(
     overall["vs_float"] = _vs_float(overall_float)
     overall["segments"] = {
         "f1": _f1(overlap, reference_total, predicted_total),
-        "boundary_ms": _mean_ms(all_boundary_errors),
+        "boundary_ms": _mean_ms(all_boundary_errors, sample_rate),
     }
     return {
         "threshold": threshold,
+        "sample_rate": sample_rate,
         "actual": actual_key,
         "segmenter": segmenter_settings(config),
         "clips": per_clip,

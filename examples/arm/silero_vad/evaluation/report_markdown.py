@@ -17,7 +17,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from examples.arm.silero_vad.evaluation.accuracy import NPU
-from examples.arm.silero_vad.model_export.silero_vad_model import SAMPLE_RATE
 
 REPORT_NAME = "report.md"
 
@@ -81,10 +80,10 @@ def accuracy_table(accuracy: dict) -> str:
     return markdown_table(header, rows)
 
 
-def _seconds(segments: Sequence[Sequence[int]]) -> str:
+def _seconds(segments: Sequence[Sequence[int]], sample_rate: int) -> str:
     if not segments:
         return "(none)"
-    return ", ".join(f"{s / SAMPLE_RATE:.2f}-{e / SAMPLE_RATE:.2f}" for s, e in segments)
+    return ", ".join(f"{s / sample_rate:.2f}-{e / sample_rate:.2f}" for s, e in segments)
 
 
 def _configuration(report: dict) -> str:
@@ -161,9 +160,10 @@ def _accuracy(report: dict, plots: dict[str, str]) -> str:
     ]
     for name, entry in accuracy["clips"].items():
         segments = entry["segments"]
+        rate = accuracy["sample_rate"]
         text.append(
-            f"**{name}**: float {_seconds(segments['float'])}; "
-            f"{actual} {_seconds(segments[actual])}"
+            f"**{name}**: float {_seconds(segments['float'], rate)}; "
+            f"{actual} {_seconds(segments[actual], rate)}"
         )
         if name in plots:
             text.append(f"![{name}]({plots[name]})")

@@ -3,13 +3,15 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Audio front door: any file soundfile reads -> 16 kHz mono float -> model frames.
+"""Audio front door: any file soundfile reads -> mono int16 PCM at the model's rate -> frames.
 
 Every consumer (calibration, reference probabilities, the device twin, the report)
 goes through here, so they all see the same samples and the same framing as the C++
-runtime: frame ``i`` holds the 64 samples before ``i * 512`` (zeros before the
-first frame) followed by 512 new samples, the last frame zero-padded. Each file
-stays its own :class:`AudioStream` so that stream boundaries (state resets) survive.
+runtime: 16-bit PCM (what a microphone path delivers and what the program takes), and
+frame ``i`` holds the context samples before ``i * hop`` (zeros before the first frame)
+followed by ``hop`` new samples, the last frame zero-padded (64 + 512 at 16 kHz, 32 + 256
+at 8 kHz). Each file stays its own :class:`AudioStream` so that stream boundaries (state
+resets) survive.
 """
 
 from __future__ import annotations
@@ -17,17 +19,17 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 import soundfile
 from scipy.signal import resample_poly
 
-from examples.arm.silero_vad.model_export.silero_vad_model import (
-    CONTEXT_SAMPLES,
-    FRAME_SAMPLES,
-    HOP_SAMPLES,
-    SAMPLE_RATE,
+from examples.arm.silero_vad.model_export.frame_geometry import (
+    GEOMETRY_16K,
+    PCM16_FULL_SCALE,
+    FrameGeometry,
 )
 
 logger = logging.getLogger(__name__)
@@ -39,27 +41,57 @@ class AudioError(ValueError):
 
 @dataclass(frozen=True)
 class AudioStream:
-    """One audio file: its 16 kHz mono samples and the model frames cut from them."""
+    """One audio file as the device hears it: mono int16 PCM at the model's sample rate."""
 
     path: Path
-    samples: np.ndarray  # float32, (num_samples,)
-    frames: np.ndarray  # float32, (num_frames, 576)
+    pcm: np.ndarray  # int16, (num_samples,)
+    geometry: FrameGeometry = GEOMETRY_16K
 
     @property
     def name(self) -> str:
         return self.path.stem
 
     @property
+    def sample_rate(self) -> int:
+        return self.geometry.sample_rate
+
+    @property
     def num_samples(self) -> int:
-        return int(self.samples.shape[0])
+        return int(self.pcm.shape[0])
 
     @property
     def num_frames(self) -> int:
-        return int(self.frames.shape[0])
+        return -(-self.num_samples // self.geometry.hop_samples)
+
+    @cached_property
+    def samples(self) -> np.ndarray:
+        """float32 audio in [-1, 1): the PCM over 32768, as soundfile reads it."""
+        return pcm16_to_float(self.pcm)
+
+    @cached_property
+    def frames(self) -> np.ndarray:
+        """int16 model inputs ``(num_frames, frame_samples)``: what the program takes."""
+        return frame_samples(self.pcm, self.geometry)
+
+    @cached_property
+    def float_frames(self) -> np.ndarray:
+        """The frames as float32 audio, for the float model (and float-input programs)."""
+        return pcm16_to_float(self.frames)
 
 
-def load_audio(path: str | Path) -> np.ndarray:
-    """Reads ``path`` as float32 mono 16 kHz samples, downmixing and resampling if needed."""
+def pcm16_to_float(pcm: np.ndarray) -> np.ndarray:
+    return (pcm.astype(np.float32) / PCM16_FULL_SCALE).astype(np.float32)
+
+
+def float_to_pcm16(samples: np.ndarray) -> np.ndarray:
+    """Rounds float audio to int16 PCM (full scale 32768), clipping what exceeds it."""
+    scaled = np.round(np.asarray(samples, dtype=np.float64) * PCM16_FULL_SCALE)
+    return np.clip(scaled, -PCM16_FULL_SCALE, PCM16_FULL_SCALE - 1).astype(np.int16)
+
+
+def load_audio(path: str | Path, geometry: FrameGeometry = GEOMETRY_16K) -> np.ndarray:
+    """Reads ``path`` as float32 mono samples at ``geometry``'s sample rate, downmixing and
+    resampling if needed."""
     path = Path(path)
     if not path.exists():
         raise AudioError(f"{path}: no such file")
@@ -85,43 +117,49 @@ def load_audio(path: str | Path) -> np.ndarray:
         logger.warning("%s: %d channels, downmixed to mono by averaging", path, channels)
     mono = samples.mean(axis=1, dtype=np.float64)
 
-    if rate != SAMPLE_RATE:
-        logger.warning("%s: resampled from %d Hz to %d Hz", path, rate, SAMPLE_RATE)
-        divisor = math.gcd(int(rate), SAMPLE_RATE)
-        mono = resample_poly(mono, SAMPLE_RATE // divisor, int(rate) // divisor)
+    target_rate = geometry.sample_rate
+    if rate != target_rate:
+        logger.warning("%s: resampled from %d Hz to %d Hz", path, rate, target_rate)
+        divisor = math.gcd(int(rate), target_rate)
+        mono = resample_poly(mono, target_rate // divisor, int(rate) // divisor)
 
-    if mono.shape[0] < HOP_SAMPLES:
+    hop = geometry.hop_samples
+    if mono.shape[0] < hop:
         raise AudioError(
-            f"{path}: {mono.shape[0]} samples at {SAMPLE_RATE} Hz is shorter than one frame "
-            f"({HOP_SAMPLES} samples = {1000 * HOP_SAMPLES // SAMPLE_RATE} ms)"
+            f"{path}: {mono.shape[0]} samples at {target_rate} Hz is shorter than one frame "
+            f"({hop} samples = {1000 * hop // target_rate} ms)"
         )
     return mono.astype(np.float32)
 
 
-def frame_samples(samples: np.ndarray) -> np.ndarray:
-    """Cuts samples into ``(num_frames, 576)`` model inputs: 64 context + 512 new samples.
+def frame_samples(samples: np.ndarray, geometry: FrameGeometry = GEOMETRY_16K) -> np.ndarray:
+    """Cuts samples into ``(num_frames, frame_samples)`` model inputs, context then new
+    samples (at 16 kHz: 64 + 512), in the samples' own dtype.
 
-    The context of frame ``i`` is the 64 samples before ``i * 512`` (zeros for the first
-    frame). The last frame is zero-padded, so no sample is dropped.
+    The context of frame ``i`` is the context samples before ``i * hop`` (zeros for the
+    first frame). The last frame is zero-padded, so no sample is dropped.
     """
-    num_frames = -(-samples.shape[0] // HOP_SAMPLES)
-    padded = np.zeros(CONTEXT_SAMPLES + num_frames * HOP_SAMPLES, dtype=np.float32)
-    padded[CONTEXT_SAMPLES : CONTEXT_SAMPLES + samples.shape[0]] = samples
-    starts = np.arange(num_frames) * HOP_SAMPLES
-    return padded[starts[:, None] + np.arange(FRAME_SAMPLES)[None, :]]
+    hop, context = geometry.hop_samples, geometry.context_samples
+    num_frames = -(-samples.shape[0] // hop)
+    padded = np.zeros(context + num_frames * hop, dtype=samples.dtype)
+    padded[context : context + samples.shape[0]] = samples
+    starts = np.arange(num_frames) * hop
+    return padded[starts[:, None] + np.arange(geometry.frame_samples)[None, :]]
 
 
-def load_stream(path: str | Path) -> AudioStream:
-    """Loads one file as a stream of model frames."""
-    samples = load_audio(path)
-    return AudioStream(path=Path(path), samples=samples, frames=frame_samples(samples))
+def load_stream(path: str | Path, geometry: FrameGeometry = GEOMETRY_16K) -> AudioStream:
+    """Loads one file as the int16 PCM stream the device would receive."""
+    pcm = float_to_pcm16(load_audio(path, geometry))
+    return AudioStream(path=Path(path), pcm=pcm, geometry=geometry)
 
 
-def load_streams(paths: list[str | Path]) -> list[AudioStream]:
+def load_streams(
+    paths: list[str | Path], geometry: FrameGeometry = GEOMETRY_16K
+) -> list[AudioStream]:
     """Loads several files, one stream each (stream boundaries are state resets)."""
     if not paths:
         raise AudioError("no audio files given")
-    return [load_stream(path) for path in paths]
+    return [load_stream(path, geometry) for path in paths]
 
 
 def wav_files(directory: Path) -> list[Path]:

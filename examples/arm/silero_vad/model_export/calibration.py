@@ -12,7 +12,6 @@ exactly as the device will run it.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 import torch
@@ -22,17 +21,14 @@ from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, zero_state
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     StateQuantization,
+    program_frames,
     reset_state,
 )
+from examples.arm.silero_vad.progress import FrameProgress
 
 
-def _progress(label: str, stream: AudioStream, index: int, total: int) -> None:
-    print(
-        f"\r{label}: clip {index + 1}/{total} {stream.name} ({stream.num_frames} frames)",
-        end="" if index + 1 < total else "\n",
-        file=sys.stderr,
-        flush=True,
-    )
+def _frames(streams: Sequence[AudioStream]) -> int:
+    return sum(stream.num_frames for stream in streams)
 
 
 @torch.no_grad()
@@ -41,22 +37,31 @@ def calibrate_state_quantization(
 ) -> StateQuantization:
     """qparams of the state from the float model's largest |h| and |c| over the streams."""
     h_bound = c_bound = 0.0
-    for index, stream in enumerate(streams):
-        _progress("state range", stream, index, len(streams))
+    progress = FrameProgress("state range", _frames(streams))
+    for stream in streams:
+        progress.start_clip(stream.name)
         state = zero_state()
-        for frame in torch.from_numpy(stream.frames):
+        for frame in torch.from_numpy(stream.float_frames):
             _, state = model(frame.unsqueeze(0), state)
             h_bound = max(h_bound, state[0].abs().max().item())
             c_bound = max(c_bound, state[1].abs().max().item())
+            progress.advance()
+        progress.finish_clip()
     return StateQuantization.from_bounds(h_bound, c_bound, dtype)
 
 
 @torch.no_grad()
-def calibrate_observers(prepared: nn.Module, streams: Sequence[AudioStream]) -> None:
-    """Feeds every stream, frame by frame, through a PT2E-prepared stateful model."""
-    for index, stream in enumerate(streams):
-        _progress("calibration", stream, index, len(streams))
+def calibrate_observers(
+    prepared: nn.Module, streams: Sequence[AudioStream], audio_input: str
+) -> None:
+    """Feeds every stream, frame by frame, through a PT2E-prepared stateful model whose
+    audio input is ``audio_input`` (see StatefulSileroVAD)."""
+    progress = FrameProgress("calibration", _frames(streams))
+    for stream in streams:
+        progress.start_clip(stream.name)
         reset_state(prepared)
-        for frame in torch.from_numpy(stream.frames):
+        for frame in torch.from_numpy(program_frames(stream, audio_input)):
             prepared(frame.unsqueeze(0))
+            progress.advance()
+        progress.finish_clip()
     reset_state(prepared)

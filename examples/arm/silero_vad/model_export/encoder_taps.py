@@ -5,12 +5,13 @@
 
 """Drops the encoder's kernel taps that only ever multiply zero padding.
 
-A frame gives the encoder 4 STFT columns, and its strides (1, 2, 2, 1) shrink them to 4,
-2, 1 and 1. With 3-tap kernels and a zero pad on each side, the third convolution's first
-tap and the fourth convolution's outer taps meet nothing but padding on every frame, yet
-the NPU streams and multiplies their weights. Cutting each convolution down to the taps
-that see real columns (and its padding to what those taps still need, here none) is the
-same function, with a third fewer weights in the last two layers.
+A frame gives the encoder 4 STFT columns (at both sample rates), and its strides
+(1, 2, 2, 1) shrink them to 4, 2, 1 and 1. With 3-tap kernels and a zero pad on each side,
+the third convolution's first tap and the fourth convolution's outer taps meet nothing
+but padding on every frame, yet the NPU streams and multiplies their weights. Cutting
+each convolution down to the taps that see real columns (and its padding to what those
+taps still need, here none) is the same function, with a third fewer weights in the last
+two layers.
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ import torch
 from torch import nn
 
 from examples.arm.silero_vad.model_export.silero_vad_model import Encoder
-
-STFT_COLUMNS = 4  # STFT columns per frame: what the encoder's first convolution sees
 
 
 def _used_taps(conv: nn.Conv1d, input_length: int) -> tuple[list[int], int]:
@@ -66,8 +65,9 @@ def _without_padding_taps(conv: nn.Conv1d, input_length: int) -> tuple[nn.Conv1d
     return trimmed, output_length
 
 
-def trim_padding_taps(encoder: Encoder, input_length: int = STFT_COLUMNS) -> Encoder:
-    """``encoder`` (changed in place) with every convolution cut to its useful taps."""
+def trim_padding_taps(encoder: Encoder, input_length: int) -> Encoder:
+    """``encoder`` (changed in place) with every convolution cut to its useful taps, for
+    ``input_length`` columns in (``FrameGeometry.stft_columns``)."""
     length = input_length
     for index, conv in enumerate(encoder.convs):
         encoder.convs[index], length = _without_padding_taps(conv, length)

@@ -13,6 +13,7 @@ for NPU targets the TOSA file Vela compiled and Vela's summary CSV (``vela/``); 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import time
@@ -28,8 +29,12 @@ from executorch.backends.arm.ethosu import EthosUCompileSpec
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, load_streams
 from examples.arm.silero_vad.model_export.calibration import calibrate_state_quantization
 from examples.arm.silero_vad.model_export.float_reference import float_probabilities
+from examples.arm.silero_vad.model_export.frame_geometry import (
+    DEFAULT_SAMPLE_RATE,
+    FrameGeometry,
+    frame_geometry,
+)
 from examples.arm.silero_vad.model_export.lowering import (
-    CPU_TARGET,
     example_inputs,
     lower,
     make_compile_spec,
@@ -42,19 +47,27 @@ from examples.arm.silero_vad.model_export.model_config import (
     lstm_gate_product_spec,
     quantization_config,
 )
+from examples.arm.silero_vad.model_export.program_contract import check_program_contract
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
+    DEFAULT_AUDIO_INPUT,
     StatefulSileroVAD,
     StateQuantization,
+    program_frames,
     stream_probabilities,
+)
+from examples.arm.silero_vad.model_export.targets import (
+    CPU_TARGET,
+    DEFAULT_NPU_TARGET,
+    VelaSettings,
+    default_vela_settings,
+    reversal_for,
 )
 from examples.arm.silero_vad.model_export.vela_report import run_vela
 
-DEFAULT_SYSTEM_CONFIG = "Ethos_U85_SYS_DRAM_Mid"
-DEFAULT_MEMORY_MODE = "Shared_Sram"
 # The quantization is the same for every target: the cpu program is the NPU model's twin.
-QUANTIZATION_TARGET = "ethos-u85-256"
+QUANTIZATION_TARGET = DEFAULT_NPU_TARGET
 
 
 @dataclass(frozen=True)
@@ -62,10 +75,30 @@ class ExportOptions:
     calibration_wavs: list[Path]
     validation_wavs: list[Path]
     output_dir: Path
-    target: str = QUANTIZATION_TARGET
-    system_config: str = DEFAULT_SYSTEM_CONFIG
-    memory_mode: str = DEFAULT_MEMORY_MODE
+    target: str = DEFAULT_NPU_TARGET
+    # None: what the installed release's EthosUCompileSpec picks for the target.
+    system_config: str | None = None
+    memory_mode: str | None = None
     model: ModelConfig = DEFAULT_CONFIG
+    sample_rate: int = DEFAULT_SAMPLE_RATE
+    audio_input: str = DEFAULT_AUDIO_INPUT
+
+    @property
+    def on_npu(self) -> bool:
+        return self.target != CPU_TARGET
+
+    @property
+    def geometry(self) -> FrameGeometry:
+        return frame_geometry(self.sample_rate)
+
+    def vela_settings(self) -> VelaSettings | None:
+        """The system config and memory mode Vela compiles for (None for the cpu target)."""
+        if not self.on_npu:
+            return None
+        default = default_vela_settings(self.target)
+        return VelaSettings(
+            self.system_config or default.system_config, self.memory_mode or default.memory_mode
+        )
 
 
 @dataclass
@@ -99,15 +132,37 @@ def _check_disjoint(calibration: list[Path], validation: list[Path]) -> None:
         raise AudioError(f"validation clips share a name ({', '.join(duplicates)}): rename one")
 
 
+def _audio_digest(stream: AudioStream) -> str:
+    return hashlib.sha256(stream.pcm.tobytes()).hexdigest()
+
+
+def _check_distinct_audio(calibration: list[AudioStream], validation: list[AudioStream]) -> None:
+    """Refuses validation audio that is calibration audio, whatever the files are called."""
+    calibration_digests = {_audio_digest(stream): stream.path for stream in calibration}
+    for stream in validation:
+        twin = calibration_digests.get(_audio_digest(stream))
+        if twin is not None:
+            raise AudioError(
+                f"{stream.path}: the same audio as calibration clip {twin}; validate on "
+                "audio the quantization was not calibrated on"
+            )
+
+
 def quantize_configured(
     config: ModelConfig,
     float_model: SileroVAD,
     calibration: Sequence[AudioStream],
     spec: EthosUCompileSpec,
+    audio_input: str = DEFAULT_AUDIO_INPUT,
+    reversal: str = "flip",
 ) -> tuple[torch.fx.GraphModule, StateQuantization]:
-    """The stateful model in ``config``'s arrangement and arithmetic, calibrated."""
+    """The stateful model in ``config``'s arrangement and arithmetic, calibrated.
+
+    ``float_model`` (Silero at the calibration audio's rate) sets the state's range.
+    """
     state_quantization = calibrate_state_quantization(float_model, calibration, config.state_dtype)
-    stateful = StatefulSileroVAD(build_float_model(config), state_quantization)
+    arranged = build_float_model(config, float_model.geometry.sample_rate, reversal)
+    stateful = StatefulSileroVAD(arranged, state_quantization, audio_input)
     quantized = quantize_silero_vad(
         stateful,
         calibration,
@@ -119,49 +174,70 @@ def quantize_configured(
 
 
 def export_silero_vad(options: ExportOptions) -> ExportResult:
-    """Calibrates, quantizes, lowers and writes the artifacts; returns the report."""
+    """Calibrates, quantizes, lowers, checks and writes the artifacts; returns the report."""
     _check_disjoint(options.calibration_wavs, options.validation_wavs)
-    calibration = load_streams(options.calibration_wavs)
-    validation = load_streams(options.validation_wavs)
+    geometry = options.geometry
+    calibration = load_streams(options.calibration_wavs, geometry)
+    validation = load_streams(options.validation_wavs, geometry)
+    _check_distinct_audio(calibration, validation)
     output_dir = options.output_dir
     output_dir.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
 
-    float_model = SileroVAD.from_silero_package()
-    on_npu = options.target != CPU_TARGET
+    float_model = SileroVAD.from_silero_package(options.sample_rate)
+    vela = options.vela_settings()
     vela_dir = output_dir / "vela"
     if vela_dir.exists():
         shutil.rmtree(vela_dir)
     spec = make_compile_spec(
-        options.target if on_npu else QUANTIZATION_TARGET,
-        options.system_config,
-        options.memory_mode,
-        vela_dir if on_npu else None,
+        options.target if vela else QUANTIZATION_TARGET,
+        vela.system_config if vela else None,
+        vela.memory_mode if vela else None,
+        vela_dir if vela else None,
     )
     quantized, state_quantization = quantize_configured(
-        options.model, float_model, calibration, spec
+        options.model,
+        float_model,
+        calibration,
+        spec,
+        options.audio_input,
+        reversal_for(options.target),
     )
-    program = lower(quantized, example_inputs(), spec if on_npu else None)
+    inputs = example_inputs(geometry, options.audio_input)
+    program = lower(quantized, inputs, spec if vela else None, geometry.metadata())
     export_seconds = time.monotonic() - start
 
+    program_summary = inspect_program(program.buffer)
+    check_program_contract(
+        program_summary,
+        geometry,
+        options.audio_input,
+        state_quantization.numpy_dtype,
+        options.on_npu,
+    )
     pte_path = output_dir / pte_name(options.target)
     pte_path.write_bytes(program.buffer)
 
     for stream in validation:
         for kind, probabilities in (
             ("float", float_probabilities(float_model, stream)),
-            ("quantized", stream_probabilities(quantized, stream.frames)),
+            (
+                "quantized",
+                stream_probabilities(quantized, program_frames(stream, options.audio_input)),
+            ),
         ):
             path = reference_path(output_dir, stream.name, kind)
             path.parent.mkdir(parents=True, exist_ok=True)
             probabilities.astype("<f4").tofile(path)
 
-    program_summary = inspect_program(program.buffer)
     report: dict = {
         "executorch_version": version("executorch"),
         "target": options.target,
-        "system_config": options.system_config if on_npu else None,
-        "memory_mode": options.memory_mode if on_npu else None,
+        "system_config": vela.system_config if vela else None,
+        "memory_mode": vela.memory_mode if vela else None,
+        "sample_rate": options.sample_rate,
+        "audio_input": options.audio_input,
+        "geometry": geometry.metadata(),
         "pte": pte_path.name,
         "pte_bytes": len(program.buffer),
         "export_seconds": round(export_seconds, 1),
@@ -172,11 +248,11 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
         "calibration_clips": [str(s.path) for s in calibration],
         "validation_clips": [str(s.path) for s in validation],
     }
-    if on_npu:
-        vela = run_vela(tosa_path(output_dir), spec.compiler_flags)
-        report["npu_ops"] = vela.npu_ops
-        report["cpu_ops"] = vela.cpu_ops
-        report["vela"] = vela.to_dict()
+    if vela:
+        vela_report = run_vela(tosa_path(output_dir), spec.compiler_flags)
+        report["npu_ops"] = vela_report.npu_ops
+        report["cpu_ops"] = vela_report.cpu_ops
+        report["vela"] = vela_report.to_dict()
     write_report(output_dir, report)
     return ExportResult(report=report, pte_path=pte_path, validation_streams=validation)
 

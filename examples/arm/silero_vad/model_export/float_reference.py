@@ -19,7 +19,7 @@ def float_probabilities(model: SileroVAD, stream: AudioStream) -> np.ndarray:
     """Streams one file frame by frame, state carried from a zero start; float32 per frame."""
     state = zero_state()
     probabilities = np.empty(stream.num_frames, dtype=np.float32)
-    for index, frame in enumerate(torch.from_numpy(stream.frames)):
+    for index, frame in enumerate(torch.from_numpy(stream.float_frames)):
         probability, state = model(frame.unsqueeze(0), state)
         probabilities[index] = probability.item()
     return probabilities

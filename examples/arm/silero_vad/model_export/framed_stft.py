@@ -8,15 +8,20 @@
 The framing and the basis compute the same spectrum as ``StftMagnitude`` (float max diff
 ~1e-5), in two steps:
 
-1. Framing without a pad. The official front end reflect-pads the 576-sample frame to 640
-   and convolves it with a 256-tap basis at stride 128: a one-channel strided convolution
-   that Ethos-U runs as slow depthwise passes, plus dozens of copies for the pad. Here the
-   padded frame is five 128-sample hops (a reshape, and for the last hop one reverse of
-   the frame's end: the 64 reflected samples); window ``i`` is hops ``i`` and ``i + 1``.
+1. Framing without a pad. The official front end (16 kHz numbers; 8 kHz halves them)
+   reflect-pads the 576-sample frame to 640 and convolves it with a 256-tap basis at
+   stride 128: a one-channel strided convolution that Ethos-U runs as slow depthwise
+   passes, plus dozens of copies for the pad. Here the padded frame is five 128-sample
+   hops (a reshape, and for the last hop one reverse of the frame's end: the 64 reflected
+   samples); window ``i`` is hops ``i`` and ``i + 1``.
 2. Half the basis. The windowed DFT basis is even (real rows) and odd (imaginary rows)
    around sample 128, so ``x[n] + x[256-n]`` and ``x[n] - x[256-n]`` (one reverse, an add
    and a subtract) meet a 129x128 and a 129x127 matrix instead of the 258x256 basis:
    half the weights to stream from memory on every frame.
+
+Both reverses are ``torch.flip`` by default. Ethos-U55 has no reverse operator, so
+``reverse="matmul"`` computes each as a product with a fixed permutation matrix (an
+exchange matrix of 0s and 1s: exact in int8), which every Ethos-U runs.
 
 The magnitude ``|re + i im|`` is where integers hurt: ``sqrt(re^2 + im^2)`` squares the
 spectrum, so with a per-tensor scale sized for loud speech every small power rounds to
@@ -41,18 +46,13 @@ import math
 import torch
 from torch import nn
 
-from examples.arm.silero_vad.model_export.silero_vad_model import (
-    FRAME_SAMPLES,
-    STFT_BINS,
-    STFT_FILTER_LENGTH,
-    STFT_HOP,
-    STFT_RIGHT_PAD,
-    StftMagnitude,
-)
+from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry
+from examples.arm.silero_vad.model_export.silero_vad_model import StftMagnitude
 
-_WINDOWS = (FRAME_SAMPLES + STFT_RIGHT_PAD - STFT_FILTER_LENGTH) // STFT_HOP + 1  # 4
-_HALF = STFT_FILTER_LENGTH // 2  # 128: the basis is symmetric around this sample
 MAGNITUDES = ("polygon", "sqrt")
+# How the front end reverses samples: "flip" (TOSA REVERSE) or "matmul" (a product with
+# an exchange matrix, for NPUs without REVERSE: Ethos-U55).
+REVERSALS = ("flip", "matmul")
 
 # Two directions in the first octant, at its quarter and three-quarter angles; folding the
 # plane into that octant (abs, then max/min) repeats them into 16 directions, 22.5 degrees
@@ -120,6 +120,28 @@ def _check_symmetry(real: torch.Tensor, imag: torch.Tensor) -> None:
         raise ValueError("STFT basis is not symmetric around its centre: cannot fold it")
 
 
+class Reverse(nn.Module):
+    """Reverses the last dimension: ``torch.flip``, or a product with an exchange matrix.
+
+    The product (``nn.Linear`` with a 0/1 anti-diagonal weight, no bias) is the same function
+    and stays exact when quantized: each output channel holds one weight of 1, which its
+    per-channel int8 scale represents exactly. It is for NPUs without a reverse operator.
+    """
+
+    def __init__(self, size: int, reversal: str = "flip") -> None:
+        super().__init__()
+        if reversal not in REVERSALS:
+            raise ValueError(f"reversal {reversal!r}: expected one of {', '.join(REVERSALS)}")
+        self.reversal = reversal
+        if reversal == "matmul":
+            self.exchange = nn.Linear(size, size, bias=False)
+            with torch.no_grad():
+                self.exchange.weight.copy_(torch.eye(size).flip(0))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.flip(-1) if self.reversal == "flip" else self.exchange(x)
+
+
 class FramedStftMagnitude(nn.Module):
     """``StftMagnitude`` as reshape/reverse/add, two small fully connected layers and a
     magnitude (``"polygon"`` or ``"sqrt"`` with optional levels, see the module doc)."""
@@ -127,23 +149,33 @@ class FramedStftMagnitude(nn.Module):
     def __init__(
         self,
         forward_basis: torch.Tensor,
+        geometry: FrameGeometry,
         magnitude: str = "polygon",
         magnitude_levels: tuple[float, ...] = (),
+        reversal: str = "flip",
     ) -> None:
         super().__init__()
         check_magnitude(magnitude, magnitude_levels)
-        basis = forward_basis[:, 0, :]  # (258, 256)
-        real, imag = basis[:STFT_BINS], basis[STFT_BINS:]
+        bins, half = geometry.stft_bins, geometry.stft_hop
+        if forward_basis.shape != (2 * bins, 1, geometry.stft_filter_length):
+            raise ValueError(f"STFT basis of shape {tuple(forward_basis.shape)} for {geometry}")
+        if geometry.stft_filter_length != 2 * geometry.stft_hop:
+            raise ValueError("the framing needs windows of two hops (50 % overlap)")
+        basis = forward_basis[:, 0, :]  # (258, 256) at 16 kHz
+        real, imag = basis[:bins], basis[bins:]
         _check_symmetry(real, imag)
+        self.geometry = geometry
         self.magnitude = magnitude
         self.magnitude_levels = tuple(sorted(magnitude_levels, reverse=True))
         # Inputs: x[n] + x[256-n] for n = 1..127, then x[128] (weight real[:, 128]).
-        self.even = nn.Linear(_HALF, STFT_BINS, bias=False)
+        self.even = nn.Linear(half, bins, bias=False)
         # Inputs: x[n] - x[256-n] for n = 1..127 (imag[:, 128] is zero).
-        self.odd = nn.Linear(_HALF - 1, STFT_BINS, bias=False)
+        self.odd = nn.Linear(half - 1, bins, bias=False)
         with torch.no_grad():
-            self.even.weight.copy_(real[:, 1 : _HALF + 1])
-            self.odd.weight.copy_(imag[:, 1:_HALF])
+            self.even.weight.copy_(real[:, 1 : half + 1])
+            self.odd.weight.copy_(imag[:, 1:half])
+        self.reverse_reflection = Reverse(geometry.stft_right_pad, reversal)
+        self.reverse_hops = Reverse(half, reversal)
 
     @classmethod
     def from_stft(
@@ -151,25 +183,29 @@ class FramedStftMagnitude(nn.Module):
         stft: StftMagnitude,
         magnitude: str = "polygon",
         magnitude_levels: tuple[float, ...] = (),
+        reversal: str = "flip",
     ) -> FramedStftMagnitude:
-        return cls(stft.forward_basis, magnitude, magnitude_levels)
+        return cls(stft.forward_basis, stft.geometry, magnitude, magnitude_levels, reversal)
 
     def hops(self, frame: torch.Tensor) -> torch.Tensor:
-        """(5, 128): the padded frame in hops; window ``i`` is hops ``i`` and ``i + 1``."""
-        hops = frame[:, : _WINDOWS * STFT_HOP].reshape(_WINDOWS, STFT_HOP)
+        """(5, 128) at 16 kHz: the padded frame in hops; window ``i`` is hops ``i``, ``i + 1``."""
+        g = self.geometry
+        windows, hop, end = g.stft_columns, g.stft_hop, g.frame_samples
+        hops = frame[:, : windows * hop].reshape(windows, hop)
         # Reflect pad: padded[576 + k] = frame[574 - k], k = 0..63.
-        reflected = frame[:, FRAME_SAMPLES - 1 - STFT_RIGHT_PAD : FRAME_SAMPLES - 1].flip(1)
-        last = torch.cat([frame[:, _WINDOWS * STFT_HOP :], reflected], dim=1)
+        reflected = self.reverse_reflection(frame[:, end - 1 - g.stft_right_pad : end - 1])
+        last = torch.cat([frame[:, windows * hop :], reflected], dim=1)
         return torch.cat([hops, last], dim=0)
 
     def forward(self, frame: torch.Tensor) -> torch.Tensor:
         # Window i holds x[n] = hops[i, n] and x[256 - n] = hops[i + 1, 128 - n], which is
         # reversed[i + 1, n - 1]: the folded sums come from the hops without building the
         # overlapping windows (fewer and smaller copies on the NPU).
+        windows, half = self.geometry.stft_columns, self.geometry.stft_hop
         hops = self.hops(frame)
-        reversed_hops = hops.flip(1)
-        head = hops[:_WINDOWS, 1:]  # x[n] for n = 1..127
-        mirrored = reversed_hops[1:, : _HALF - 1]  # x[256 - n] for n = 1..127
+        reversed_hops = self.reverse_hops(hops)
+        head = hops[:windows, 1:]  # x[n] for n = 1..127
+        mirrored = reversed_hops[1:, : half - 1]  # x[256 - n] for n = 1..127
         centre = hops[1:, :1]  # x[128]
         even_part = torch.cat([head + mirrored, centre], dim=1)
         real = self.even(even_part)  # (4, 129)

@@ -11,7 +11,8 @@ to_edge_transform_and_lower -> to_executorch) with the stateful Arm pieces of
 through the annotation passes), ``StatefulEthosUPartitioner`` (the state stays an
 ExecuTorch buffer, read and written around the delegate) and the stateful pass manager
 around the lowering passes. The ``cpu`` target lowers the same quantized model without
-a delegate, for the host runtime.
+a delegate, for the host runtime. Every program also carries its frame geometry as
+constant methods (``frame_geometry.PROGRAM_METADATA``), which the C++ runtime reads.
 """
 
 from __future__ import annotations
@@ -48,27 +49,37 @@ from backends.arm.quantizer.stateful_ethos_u_quantizer import (
 )
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.calibration import calibrate_observers
-from examples.arm.silero_vad.model_export.silero_vad_model import FRAME_SAMPLES
+from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K, FrameGeometry
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
+    DEFAULT_AUDIO_INPUT,
     STATE_BUFFER,
     StatefulSileroVAD,
+    check_audio_input,
     reset_state,
 )
 
 logger = logging.getLogger(__name__)
 
-CPU_TARGET = "cpu"
-DEFAULT_NPU_TARGET = "ethos-u85-256"
 
-
-def example_inputs() -> tuple[torch.Tensor]:
-    return (torch.zeros(1, FRAME_SAMPLES),)
+def example_inputs(
+    geometry: FrameGeometry = GEOMETRY_16K, audio_input: str = DEFAULT_AUDIO_INPUT
+) -> tuple[torch.Tensor]:
+    """One frame of silence in the program's input format."""
+    check_audio_input(audio_input)
+    dtype = torch.int16 if audio_input == "int16" else torch.float32
+    return (torch.zeros(1, geometry.frame_samples, dtype=dtype),)
 
 
 def make_compile_spec(
-    target: str, system_config: str, memory_mode: str, artifacts_dir: Path | None
+    target: str,
+    system_config: str | None,
+    memory_mode: str | None,
+    artifacts_dir: Path | None,
 ) -> EthosUCompileSpec:
-    """Ethos-U compile spec; ``artifacts_dir`` receives the TOSA file and Vela's output."""
+    """Ethos-U compile spec; ``artifacts_dir`` receives the TOSA file and Vela's output.
+
+    A system config or memory mode of None is the release's default for the target.
+    """
     spec = EthosUCompileSpec(target=target, system_config=system_config, memory_mode=memory_mode)
     if artifacts_dir is not None:
         spec.dump_intermediate_artifacts_to(str(artifacts_dir))
@@ -111,8 +122,8 @@ def quantize_silero_vad(
     """The stateful Silero VAD, calibrated stream by stream on real audio."""
     return quantize(
         model,
-        example_inputs(),
-        lambda prepared: calibrate_observers(prepared, calibration_streams),
+        example_inputs(model.model.geometry, model.audio_input),
+        lambda prepared: calibrate_observers(prepared, calibration_streams, model.audio_input),
         compile_spec,
         config,
         lstm_gate_products,
@@ -163,11 +174,13 @@ def lower(
     quantized: torch.nn.Module,
     inputs: tuple[torch.Tensor, ...],
     compile_spec: EthosUCompileSpec | None,
+    metadata: dict[str, int] | None = None,
 ) -> ExecutorchProgramManager:
     """Lowers to an ExecuTorch program: Ethos-U delegate, or no delegate when spec is None.
 
     A buffer named ``state`` is serialized with its current value (zeros), so the
-    program starts every run from a known state.
+    program starts every run from a known state. ``metadata`` becomes constant methods
+    of the program (name -> value), readable without running ``forward``.
     """
     if STATE_BUFFER in dict(quantized.named_buffers()):
         reset_state(quantized)  # calibration left its last state in the buffer
@@ -182,6 +195,7 @@ def lower(
             exported,
             partitioner=partitioners,
             compile_config=EdgeCompileConfig(_check_ir_validity=False),
+            constant_methods=metadata,
         )
     logger.debug("lowering output:\n%s", vela_output.getvalue())
     # Serialize the state's initial value (zeros); otherwise only its shape is stored.

@@ -31,6 +31,7 @@ from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
 from backends.arm.quantizer.stateful_ethos_u_quantizer import LstmGateProductSpec
 from examples.arm.silero_vad.model_export.encoder_taps import trim_padding_taps
+from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE
 from examples.arm.silero_vad.model_export.framed_stft import FramedStftMagnitude, check_magnitude
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 
@@ -146,19 +147,22 @@ NAMED_CONFIGS = {
 }
 
 
-def build_float_model(config: ModelConfig) -> SileroVAD:
-    """The official weights in the arrangement ``config`` asks for.
+def build_float_model(
+    config: ModelConfig, sample_rate: int = DEFAULT_SAMPLE_RATE, reversal: str = "flip"
+) -> SileroVAD:
+    """The official weights for ``sample_rate`` in the arrangement ``config`` asks for.
 
-    The framed arrangement frames the STFT for the NPU and trims the encoder's padding
-    taps: the same float function as Silero's, except that the polygon magnitude is within
-    0.97 % of the exact one.
+    The framed arrangement frames the STFT for the NPU (reversing samples as ``reversal``
+    says: see ``targets.reversal_for``) and trims the encoder's padding taps: the same
+    float function as Silero's, except that the polygon magnitude is within 0.97 % of the
+    exact one.
     """
-    model = SileroVAD.from_silero_package()
+    model = SileroVAD.from_silero_package(sample_rate)
     if config.front_end == "framed":
         model.stft = FramedStftMagnitude.from_stft(
-            model.stft, config.magnitude, config.magnitude_levels
+            model.stft, config.magnitude, config.magnitude_levels, reversal
         )
-        model.encoder = trim_padding_taps(model.encoder)
+        model.encoder = trim_padding_taps(model.encoder, model.geometry.stft_columns)
     return model
 
 

@@ -6,8 +6,10 @@
 """What a serialized ``.pte`` actually contains, read back from its bytes.
 
 Tests use it to check the program the device will load (its inputs, outputs, CPU
-operators and the int8 state with its initial value), and the device twin reads the
-boundary quantization from it instead of trusting numbers written elsewhere.
+operators, the integer state with its initial value and the metadata methods), the export
+checks it against the runtime's contract before writing it (``program_contract.py``), and
+the device twin reads the boundary quantization from it instead of trusting numbers
+written elsewhere.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from pathlib import Path
 import numpy as np
 import torch
 from executorch.exir._serialize._program import deserialize_pte_binary
-from executorch.exir.schema import KernelCall, ScalarType
+from executorch.exir.schema import Int, KernelCall, ScalarType, Tensor
 
+FORWARD = "forward"
 _QUANTIZE = "quantized_decomposed::quantize_per_tensor"
 _DEQUANTIZE = "quantized_decomposed::dequantize_per_tensor"
 _COPY = "aten::copy_"
@@ -50,6 +53,12 @@ class MutableBufferInfo:
 
 
 @dataclass(frozen=True)
+class TensorSpec:
+    dtype: type | None  # numpy dtype, None for a type this module does not map
+    shape: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class ProgramSummary:
     user_inputs: int
     user_outputs: int
@@ -58,6 +67,9 @@ class ProgramSummary:
     mutable_buffers: list[MutableBufferInfo]
     input_quantization: TensorQuantization | None
     output_quantization: TensorQuantization | None
+    inputs: list[TensorSpec | None]  # None for an input that is not a tensor
+    outputs: list[TensorSpec | None]
+    metadata: dict[str, int]  # the program's integer constant methods
 
 
 def _operator_name(operator) -> str:
@@ -79,12 +91,29 @@ def _instructions(plan) -> list:
     return [instruction for chain in plan.chains for instruction in chain.instructions]
 
 
+def _tensor_spec(value) -> TensorSpec | None:
+    if not isinstance(value, Tensor):
+        return None
+    return TensorSpec(_NUMPY_DTYPES.get(value.scalar_type), tuple(value.sizes))
+
+
 def inspect_program(pte: bytes | Path) -> ProgramSummary:
-    """Summarizes the first method of a ``.pte`` (bytes or path)."""
+    """Summarizes the ``forward`` method of a ``.pte`` (bytes or path), and its metadata."""
     data = pte.read_bytes() if isinstance(pte, Path) else pte
     pte_file = deserialize_pte_binary(data)
-    plan = pte_file.program.execution_plan[0]
+    plans = {plan.name: plan for plan in pte_file.program.execution_plan}
+    if FORWARD not in plans:
+        raise ValueError(f"the program has no {FORWARD!r} method (methods: {sorted(plans)})")
+    plan = plans[FORWARD]
     values = plan.values
+    metadata = {
+        name: method.values[method.outputs[0]].val.int_val
+        for name, method in plans.items()
+        if name != FORWARD
+        and not _instructions(method)
+        and len(method.outputs) == 1
+        and isinstance(method.values[method.outputs[0]].val, Int)
+    }
 
     # The program's mutable buffers are the tensors its copy_ calls write into.
     buffers: list[MutableBufferInfo] = []
@@ -118,4 +147,7 @@ def inspect_program(pte: bytes | Path) -> ProgramSummary:
         mutable_buffers=buffers,
         input_quantization=input_q,
         output_quantization=output_q,
+        inputs=[_tensor_spec(values[index].val) for index in plan.inputs],
+        outputs=[_tensor_spec(values[index].val) for index in plan.outputs],
+        metadata=metadata,
     )

@@ -3,15 +3,18 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Eager Silero VAD (16 kHz) built from ordinary layers, with an ``nn.LSTMCell`` decoder.
+"""Eager Silero VAD (16 kHz or 8 kHz) built from ordinary layers, with an ``nn.LSTMCell``.
 
 The official model ships as TorchScript, which ExecuTorch cannot export. This module
 rebuilds the same network from ``nn.Conv1d`` / ``nn.LSTMCell`` layers and loads the
 weights from the files of the ``silero-vad`` package, so no network access is needed.
+The package holds two networks of one shape, for 16 kHz and for 8 kHz audio
+(``frame_geometry.py`` has the numbers that differ).
 
-One call processes one frame: 64 samples of context followed by 512 new samples.
-The recurrent state ``[h, c]`` is passed in and returned explicitly, so callers (the
-stateful export wrapper, calibration, tests) decide where it lives.
+One call processes one frame: the context samples followed by the new samples (64 + 512
+at 16 kHz, 32 + 256 at 8 kHz). The recurrent state ``[h, c]`` is passed in and returned
+explicitly, so callers (the stateful export wrapper, calibration, tests) decide where it
+lives.
 """
 
 from __future__ import annotations
@@ -23,22 +26,19 @@ from pathlib import Path
 import torch
 from torch import nn
 
-SAMPLE_RATE = 16000
-CONTEXT_SAMPLES = 64
-HOP_SAMPLES = 512
-FRAME_SAMPLES = CONTEXT_SAMPLES + HOP_SAMPLES
+from examples.arm.silero_vad.model_export.frame_geometry import (
+    DEFAULT_SAMPLE_RATE,
+    GEOMETRY_16K,
+    FrameGeometry,
+    frame_geometry,
+)
+
 HIDDEN_SIZE = 128
 STATE_SHAPE = (2, 1, HIDDEN_SIZE)
-FRAME_SECONDS = HOP_SAMPLES / SAMPLE_RATE
 
-# STFT of the official model: 256-tap basis (129 real + 129 imaginary rows), hop 128,
-# input reflect-padded by 64 samples on the right.
-STFT_FILTER_LENGTH = 256
-STFT_HOP = 128
-STFT_BINS = STFT_FILTER_LENGTH // 2 + 1
-STFT_RIGHT_PAD = 64
-
-_ENCODER_CHANNELS = ((STFT_BINS, 128, 1), (128, 64, 2), (64, 64, 2), (64, 128, 1))
+# (output channels, stride) of the four encoder convolutions; the first one's input
+# channels are the STFT's bins (129 at 16 kHz, 65 at 8 kHz).
+_ENCODER_LAYERS = ((128, 1), (64, 2), (64, 2), (128, 1))
 
 
 def silero_vad_package_file(name: str) -> Path:
@@ -59,6 +59,19 @@ def load_official_jit() -> torch.jit.ScriptModule:
         return torch.jit.load(str(silero_vad_package_file("silero_vad.jit")), map_location="cpu")
 
 
+def official_network(sample_rate: int = DEFAULT_SAMPLE_RATE) -> torch.jit.ScriptModule:
+    """The JIT's network for one rate (``_model`` at 16 kHz, ``_model_8k`` at 8 kHz)."""
+    jit = load_official_jit()
+    network = jit._model if frame_geometry(sample_rate) is GEOMETRY_16K else jit._model_8k
+    if network.context_size_samples != frame_geometry(sample_rate).context_samples:
+        raise RuntimeError(
+            f"silero-vad's {sample_rate} Hz network has {network.context_size_samples} "
+            "context samples, not the expected "
+            f"{frame_geometry(sample_rate).context_samples}: an unsupported silero-vad release?"
+        )
+    return network
+
+
 def zero_state() -> torch.Tensor:
     """A fresh ``[h, c]`` state: the start of every audio stream."""
     return torch.zeros(STATE_SHAPE)
@@ -67,28 +80,32 @@ def zero_state() -> torch.Tensor:
 class StftMagnitude(nn.Module):
     """Magnitude spectrum of one frame: reflect pad, strided convolution with the STFT basis."""
 
-    def __init__(self) -> None:
+    def __init__(self, geometry: FrameGeometry = GEOMETRY_16K) -> None:
         super().__init__()
-        self.pad = nn.ReflectionPad1d((0, STFT_RIGHT_PAD))
-        self.register_buffer("forward_basis", torch.zeros(2 * STFT_BINS, 1, STFT_FILTER_LENGTH))
+        self.geometry = geometry
+        self.pad = nn.ReflectionPad1d((0, geometry.stft_right_pad))
+        basis = torch.zeros(2 * geometry.stft_bins, 1, geometry.stft_filter_length)
+        self.register_buffer("forward_basis", basis)
 
     def forward(self, frame: torch.Tensor) -> torch.Tensor:
+        bins = self.geometry.stft_bins
         padded = self.pad(frame).unsqueeze(1)
-        spectrum = nn.functional.conv1d(padded, self.forward_basis, stride=STFT_HOP)
-        real = spectrum[:, :STFT_BINS, :]
-        imag = spectrum[:, STFT_BINS:, :]
+        spectrum = nn.functional.conv1d(padded, self.forward_basis, stride=self.geometry.stft_hop)
+        real = spectrum[:, :bins, :]
+        imag = spectrum[:, bins:, :]
         return torch.sqrt(real * real + imag * imag)
 
 
 class Encoder(nn.Module):
     """Four 3-tap convolutions with ReLU; strides 1, 2, 2, 1 reduce 4 STFT columns to 1."""
 
-    def __init__(self) -> None:
+    def __init__(self, input_channels: int = GEOMETRY_16K.stft_bins) -> None:
         super().__init__()
-        self.convs = nn.ModuleList(
-            nn.Conv1d(c_in, c_out, kernel_size=3, stride=stride, padding=1)
-            for c_in, c_out, stride in _ENCODER_CHANNELS
-        )
+        convs = []
+        for out_channels, stride in _ENCODER_LAYERS:
+            convs.append(nn.Conv1d(input_channels, out_channels, 3, stride=stride, padding=1))
+            input_channels = out_channels
+        self.convs = nn.ModuleList(convs)
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         for conv in self.convs:
@@ -113,17 +130,18 @@ class Decoder(nn.Module):
 
 
 class SileroVAD(nn.Module):
-    """Silero VAD for 16 kHz audio, one frame per call.
+    """Silero VAD for one sample rate, one frame per call.
 
-    ``forward(frame, state)``: ``frame`` is ``(1, 576)`` float audio in [-1, 1] (64 context
-    samples then 512 new ones), ``state`` is ``(2, 1, 128)`` = ``[h, c]``. Returns the speech
-    probability ``(1, 1)`` and the new state ``(2, 1, 128)``.
+    ``forward(frame, state)``: ``frame`` is ``(1, frame_samples)`` float audio in [-1, 1]
+    (at 16 kHz: 64 context samples then 512 new ones), ``state`` is ``(2, 1, 128)`` =
+    ``[h, c]``. Returns the speech probability ``(1, 1)`` and the new state ``(2, 1, 128)``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, geometry: FrameGeometry = GEOMETRY_16K) -> None:
         super().__init__()
-        self.stft = StftMagnitude()
-        self.encoder = Encoder()
+        self.geometry = geometry
+        self.stft = StftMagnitude(geometry)
+        self.encoder = Encoder(geometry.stft_bins)
         self.decoder = Decoder()
 
     def forward(
@@ -143,16 +161,16 @@ class SileroVAD(nn.Module):
         return probability, h_next, c_next
 
     @classmethod
-    def from_silero_package(cls) -> SileroVAD:
-        """The 16 kHz model with the weights of the installed ``silero-vad`` package."""
-        model = cls()
-        model.load_official_state_dict(load_official_jit()._model.state_dict())
+    def from_silero_package(cls, sample_rate: int = DEFAULT_SAMPLE_RATE) -> SileroVAD:
+        """The model for ``sample_rate`` with the weights of the installed ``silero-vad``."""
+        model = cls(frame_geometry(sample_rate))
+        model.load_official_state_dict(official_network(sample_rate).state_dict())
         return model.eval()
 
     def load_official_state_dict(self, official: dict[str, torch.Tensor]) -> None:
-        """Loads the official 16 kHz state dict, mapping its key names to this module's."""
+        """Loads an official network's state dict, mapping its key names to this module's."""
         mapped = {"stft.forward_basis": official["stft.forward_basis_buffer"]}
-        for index in range(len(_ENCODER_CHANNELS)):
+        for index in range(len(_ENCODER_LAYERS)):
             for kind in ("weight", "bias"):
                 mapped[f"encoder.convs.{index}.{kind}"] = official[
                     f"encoder.{index}.reparam_conv.{kind}"

@@ -6,11 +6,17 @@
 """Silero VAD that owns its recurrent state, as an integer buffer, for export.
 
 On the device the program keeps ``[h, c]`` between calls, so the runtime only feeds
-audio and reads a probability. The state is stored as integers (int16 by default, int8
-on request) and crosses the model boundary through an explicit dequantize (read) and
-quantize (write) with fixed, calibrated qparams: the Arm quantizer then sees an ordinary
-quantized tensor and keeps both conversions inside the NPU delegate, instead of
-re-observing hand-made rounding on the CPU.
+audio and reads a probability. The audio is the int16 PCM frame itself (``"int16"``, the
+default): the program reads it through an explicit dequantize with the scale 16-bit
+audio implies (2^-15, zero point 0), which the Arm quantizer keeps inside the delegate
+like the state's, so the CPU neither quantizes nor converts audio. ``"float"`` takes
+float32 audio instead, which the CPU quantizes with calibrated qparams.
+
+The state is stored as integers (int16 by default, int8 on request) and crosses the
+model boundary through an explicit dequantize (read) and quantize (write) with fixed,
+calibrated qparams: the Arm quantizer then sees an ordinary quantized tensor and keeps
+both conversions inside the NPU delegate, instead of re-observing hand-made rounding on
+the CPU.
 """
 
 from __future__ import annotations
@@ -22,12 +28,18 @@ import torch
 import torch.ao.quantization.fx._decomposed  # noqa: F401  (defines the quantized_decomposed ops)
 from torch import nn
 
+from examples.arm.silero_vad.model_export.audio import AudioStream
+from examples.arm.silero_vad.model_export.frame_geometry import PCM16_SCALE
 from examples.arm.silero_vad.model_export.silero_vad_model import STATE_SHAPE, SileroVAD
 
 STATE_BUFFER = "state"
 _dequantize = torch.ops.quantized_decomposed.dequantize_per_tensor.default
 _quantize = torch.ops.quantized_decomposed.quantize_per_tensor.default
 STATE_DTYPES = {"int8": torch.int8, "int16": torch.int16}
+# The program's audio input: int16 PCM frames (default) or float32 audio in [-1, 1).
+AUDIO_INPUTS = ("int16", "float")
+DEFAULT_AUDIO_INPUT = "int16"
+_PCM16 = torch.iinfo(torch.int16)
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,10 @@ class StateQuantization:
         return STATE_DTYPES[self.dtype]
 
     @property
+    def numpy_dtype(self) -> type:
+        return {"int8": np.int8, "int16": np.int16}[self.dtype]
+
+    @property
     def qmin_qmax(self) -> tuple[int, int]:
         info = torch.iinfo(self.torch_dtype)
         return info.min, info.max
@@ -65,17 +81,35 @@ class StateQuantization:
         return {**asdict(self), "zero_point": 0, "qmin": qmin, "qmax": qmax}
 
 
-class StatefulSileroVAD(nn.Module):
-    """``forward(frame) -> probability``; ``[h, c]`` lives in the integer buffer ``state``."""
+def check_audio_input(audio_input: str) -> None:
+    if audio_input not in AUDIO_INPUTS:
+        raise ValueError(f"audio input {audio_input!r}: expected one of {', '.join(AUDIO_INPUTS)}")
 
-    def __init__(self, model: SileroVAD, state_quantization: StateQuantization) -> None:
+
+class StatefulSileroVAD(nn.Module):
+    """``forward(frame) -> probability``; ``[h, c]`` lives in the integer buffer ``state``.
+
+    ``frame`` is ``(1, frame_samples)`` int16 PCM (``audio_input="int16"``) or float32
+    audio (``"float"``).
+    """
+
+    def __init__(
+        self,
+        model: SileroVAD,
+        state_quantization: StateQuantization,
+        audio_input: str = DEFAULT_AUDIO_INPUT,
+    ) -> None:
         super().__init__()
+        check_audio_input(audio_input)
         self.model = model
         self.state_quantization = state_quantization
+        self.audio_input = audio_input
         zeros = torch.zeros(STATE_SHAPE, dtype=state_quantization.torch_dtype)
         self.register_buffer(STATE_BUFFER, zeros)
 
     def forward(self, frame: torch.Tensor) -> torch.Tensor:
+        if self.audio_input == "int16":
+            frame = _dequantize(frame, PCM16_SCALE, 0, _PCM16.min, _PCM16.max, torch.int16)
         q = self.state_quantization
         qmin, qmax = q.qmin_qmax
         dtype = q.torch_dtype
@@ -104,9 +138,18 @@ def reset_state(module: nn.Module) -> None:
     state.zero_()
 
 
+def program_frames(stream: AudioStream, audio_input: str) -> np.ndarray:
+    """A stream's frames in the program's input format (int16 PCM or float32 audio)."""
+    check_audio_input(audio_input)
+    return stream.frames if audio_input == "int16" else stream.float_frames
+
+
 @torch.no_grad()
 def stream_probabilities(module: nn.Module, frames: np.ndarray) -> np.ndarray:
-    """Runs a stateful model (eager, prepared or quantized) over one stream from zero state."""
+    """Runs a stateful model (eager, prepared or quantized) over one stream from zero state.
+
+    ``frames`` are in the model's input format (``program_frames``).
+    """
     reset_state(module)
     probabilities = np.empty(frames.shape[0], dtype=np.float32)
     for index, frame in enumerate(torch.from_numpy(frames)):

@@ -29,11 +29,7 @@ from torch import nn
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
-from examples.arm.silero_vad.model_export.silero_vad_model import (
-    FRAME_SAMPLES,
-    HIDDEN_SIZE,
-    SileroVAD,
-)
+from examples.arm.silero_vad.model_export.silero_vad_model import HIDDEN_SIZE, SileroVAD
 
 
 class SileroVADWithStateIO(nn.Module):
@@ -47,24 +43,27 @@ class SileroVADWithStateIO(nn.Module):
         return self.model.step(frame, h, c)
 
 
-def _inputs() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _inputs(frame_samples: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     # Distinct tensors for h and c: export would merge one tensor passed twice.
-    return torch.zeros(1, FRAME_SAMPLES), torch.zeros(1, HIDDEN_SIZE), torch.zeros(1, HIDDEN_SIZE)
+    return torch.zeros(1, frame_samples), torch.zeros(1, HIDDEN_SIZE), torch.zeros(1, HIDDEN_SIZE)
 
 
 def export_upstream_recipe(
     calibration: Sequence[AudioStream], compile_spec: EthosUCompileSpec
 ) -> ExecutorchProgramManager:
-    model = SileroVADWithStateIO(SileroVAD.from_silero_package()).eval()
-    graph_module = torch.export.export(model, _inputs()).module(check_guards=False)
+    """The release's flow on Silero at the calibration audio's sample rate (float input)."""
+    geometry = calibration[0].geometry
+    model = SileroVADWithStateIO(SileroVAD.from_silero_package(geometry.sample_rate)).eval()
+    inputs = _inputs(geometry.frame_samples)
+    graph_module = torch.export.export(model, inputs).module(check_guards=False)
     quantizer = EthosUQuantizer(compile_spec).set_global(get_symmetric_quantization_config())
     prepared = prepare_pt2e(graph_module, quantizer)
     with torch.no_grad():
         for stream in calibration:
             h, c = torch.zeros(1, HIDDEN_SIZE), torch.zeros(1, HIDDEN_SIZE)
-            for frame in torch.from_numpy(stream.frames):
+            for frame in torch.from_numpy(stream.float_frames):
                 _, h, c = prepared(frame.unsqueeze(0), h, c)
-    exported = torch.export.export(convert_pt2e(prepared), _inputs())
+    exported = torch.export.export(convert_pt2e(prepared), inputs)
     with contextlib.redirect_stdout(io.StringIO()):
         edge = to_edge_transform_and_lower(
             exported,

@@ -3,15 +3,19 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Host twin of the Ethos-U85 device: the compiled TOSA graph, run frame by frame.
+"""Host twin of the Ethos-U device: the compiled TOSA graph, run frame by frame.
 
 No FVP or NPU exists in CI, so the device's numerics come from the TOSA reference model
 running the exact TOSA file Vela compiled, driven the way the runtime drives the
-delegate: per frame the CPU quantizes the audio with the program's input qparams, the
-delegate gets the quantized audio and state, returns the quantized probability and the
-new state (fed back on the next frame, zeros at each stream start), and the CPU
-dequantizes the probability with the program's output qparams. Both qparams are read
-from the ``.pte``, never written down by hand.
+delegate: per frame the delegate gets the audio frame (the int16 PCM itself, or for a
+float-input program the audio the CPU quantized with the program's input qparams) and
+the state, returns the quantized probability and the new state (fed back on the next
+frame, zeros at each stream start), and the CPU dequantizes the probability with the
+program's output qparams. The qparams and the frame geometry are read from the ``.pte``,
+never written down by hand.
+
+The twin also watches the state it feeds back: a value on the integer rail means the
+calibrated range was too small for this audio (the state saturated), which it reports.
 
     python -m examples.arm.silero_vad.runtime.device_twin --output-dir out/silero_vad
 """
@@ -29,15 +33,13 @@ import tosa_reference_model
 from tosa import TosaGraph
 
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, load_streams
+from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry, frame_geometry
 from examples.arm.silero_vad.model_export.program_inspection import (
     TensorQuantization,
     inspect_program,
 )
-from examples.arm.silero_vad.model_export.silero_vad_model import (
-    FRAME_SAMPLES,
-    SAMPLE_RATE,
-    STATE_SHAPE,
-)
+from examples.arm.silero_vad.model_export.silero_vad_model import STATE_SHAPE
+from examples.arm.silero_vad.progress import FrameProgress
 from examples.arm.silero_vad.runtime.serial_protocol import format_protocol
 
 _quantize = torch.ops.quantized_decomposed.quantize_per_tensor.default
@@ -58,11 +60,20 @@ class TosaInterface:
     state_output: int
 
 
+@dataclass(frozen=True)
+class TwinStream:
+    """What the twin saw on one stream."""
+
+    probabilities: np.ndarray
+    # Frames after which h (row 0) or c (row 1) of the state held a value on the rail.
+    saturated_frames: tuple[int, int]
+
+
 def _tensor_shapes(names: list[bytes], tensors: dict[bytes, list[int]]) -> list[tuple]:
     return [tuple(tensors[name]) for name in names]
 
 
-def read_tosa_interface(tosa: bytes) -> TosaInterface:
+def read_tosa_interface(tosa: bytes, frame_samples: int) -> TosaInterface:
     """Finds audio/state inputs and probability/state outputs by their shapes."""
     block = TosaGraph.TosaGraph.GetRootAs(tosa, 0).Regions(0).Blocks(0)
     tensors = {}
@@ -73,7 +84,7 @@ def read_tosa_interface(tosa: bytes) -> TosaInterface:
     outputs = _tensor_shapes([block.Outputs(i) for i in range(block.OutputsLength())], tensors)
     try:
         return TosaInterface(
-            audio_input=inputs.index((1, FRAME_SAMPLES)),
+            audio_input=inputs.index((1, frame_samples)),
             state_input=inputs.index(STATE_SHAPE),
             probability_output=outputs.index((1, 1)),
             state_output=outputs.index(STATE_SHAPE),
@@ -81,12 +92,13 @@ def read_tosa_interface(tosa: bytes) -> TosaInterface:
     except ValueError as error:
         raise TwinError(
             f"TOSA graph inputs {inputs} / outputs {outputs} are not "
-            f"(audio {(1, FRAME_SAMPLES)}, state {STATE_SHAPE}) -> (probability (1, 1), state)"
+            f"(audio {(1, frame_samples)}, state {STATE_SHAPE}) -> (probability (1, 1), "
+            "state): is the whole model in one delegate?"
         ) from error
 
 
 def _quantize_audio(frame: np.ndarray, q: TensorQuantization) -> np.ndarray:
-    tensor = torch.from_numpy(frame).reshape(1, FRAME_SAMPLES)
+    tensor = torch.from_numpy(frame).reshape(1, -1)
     return _quantize(tensor, q.scale, q.zero_point, q.qmin, q.qmax, q.torch_dtype).numpy()
 
 
@@ -95,39 +107,77 @@ def _dequantize_probability(value: np.ndarray, q: TensorQuantization) -> float:
     return float(_dequantize(tensor, q.scale, q.zero_point, q.qmin, q.qmax, q.torch_dtype).item())
 
 
+def program_geometry(metadata: dict[str, int], source: Path) -> FrameGeometry:
+    """The frame geometry a program declares in its metadata methods."""
+    try:
+        geometry = frame_geometry(metadata["sample_rate"])
+    except (KeyError, ValueError) as error:
+        raise TwinError(f"{source}: no usable sample_rate metadata ({error})") from None
+    if geometry.metadata() != metadata:
+        raise TwinError(f"{source}: metadata {metadata}, expected {geometry.metadata()}")
+    return geometry
+
+
 class DeviceTwin:
     """Runs a lowered Silero VAD's TOSA graph the way the device runs its delegate."""
 
     def __init__(self, tosa_path: Path, pte_path: Path) -> None:
-        self.tosa = tosa_path.read_bytes()
-        self.interface = read_tosa_interface(self.tosa)
         program = inspect_program(pte_path)
-        if program.input_quantization is None or program.output_quantization is None:
-            raise TwinError(f"{pte_path}: no input quantize / output dequantize on the CPU")
+        self.geometry = program_geometry(program.metadata, pte_path)
+        self.tosa = tosa_path.read_bytes()
+        self.interface = read_tosa_interface(self.tosa, self.geometry.frame_samples)
+        if program.output_quantization is None:
+            raise TwinError(f"{pte_path}: no output dequantize on the CPU")
+        (audio_input,) = program.inputs
+        self.pcm_input = audio_input is not None and audio_input.dtype is np.int16
+        if not self.pcm_input and program.input_quantization is None:
+            raise TwinError(f"{pte_path}: float audio input without a quantize on the CPU")
+        if len(program.mutable_buffers) != 1:
+            raise TwinError(f"{pte_path}: {len(program.mutable_buffers)} state buffers, not 1")
         (state,) = program.mutable_buffers
+        if state.initial_value is None:
+            raise TwinError(f"{pte_path}: the state's initial value is not in the program")
         self.input_quantization = program.input_quantization
         self.output_quantization = program.output_quantization
         self.initial_state = state.initial_value
+        self.state_rails = np.iinfo(self.initial_state.dtype)
 
-    def run_stream(self, stream: AudioStream) -> np.ndarray:
+    def delegate_audio(self, stream: AudioStream, index: int) -> np.ndarray:
+        """The delegate's audio input for frame ``index``: what the CPU hands over."""
+        if self.pcm_input:
+            return stream.frames[index : index + 1]
+        return _quantize_audio(stream.float_frames[index], self.input_quantization)
+
+    def run_stream(self, stream: AudioStream, progress: FrameProgress | None = None) -> TwinStream:
         """Probabilities for every frame of one stream, starting from the program's state."""
+        if stream.geometry != self.geometry:
+            raise TwinError(
+                f"{stream.path}: audio framed for {stream.sample_rate} Hz, the program is the "
+                f"{self.geometry.sample_rate} Hz model"
+            )
         state = np.array(self.initial_state, copy=True)
         probabilities = np.empty(stream.num_frames, dtype=np.float32)
+        saturated = np.zeros(2, dtype=int)
         inputs: list[np.ndarray] = [np.empty(0)] * 2
-        for index, frame in enumerate(stream.frames):
-            inputs[self.interface.audio_input] = _quantize_audio(frame, self.input_quantization)
+        for index in range(stream.num_frames):
+            inputs[self.interface.audio_input] = self.delegate_audio(stream, index)
             inputs[self.interface.state_input] = state
             outputs, status = tosa_reference_model.run(self.tosa, inputs)
             if status != tosa_reference_model.GraphStatus.TOSA_VALID:
                 raise TwinError(
-                    f"{stream.path}: frame {index} (t={index * 0.032:.3f} s): "
+                    f"{stream.path}: frame {index} "
+                    f"(t={index * self.geometry.frame_seconds:.3f} s): "
                     f"TOSA reference model returned {status.name}"
                 )
             state = outputs[self.interface.state_output].reshape(STATE_SHAPE)
             state = state.astype(self.initial_state.dtype)
+            on_rail = (state == self.state_rails.min) | (state == self.state_rails.max)
+            saturated += on_rail.reshape(2, -1).any(axis=1)
             probability = outputs[self.interface.probability_output]
             probabilities[index] = _dequantize_probability(probability, self.output_quantization)
-        return probabilities
+            if progress is not None:
+                progress.advance()
+        return TwinStream(probabilities, (int(saturated[0]), int(saturated[1])))
 
 
 def twin_paths(output_dir: Path, clip: str) -> tuple[Path, Path]:
@@ -138,17 +188,22 @@ def twin_paths(output_dir: Path, clip: str) -> tuple[Path, Path]:
 
 def run_twin(
     tosa_path: Path, pte_path: Path, streams: list[AudioStream], output_dir: Path
-) -> dict[str, np.ndarray]:
-    """Runs every stream and writes its ``.bin`` and serial ``.log``; returns the probabilities."""
+) -> dict[str, TwinStream]:
+    """Runs every stream and writes its ``.bin`` and serial ``.log``; returns what it saw."""
     twin = DeviceTwin(tosa_path, pte_path)
+    progress = FrameProgress("device twin", sum(stream.num_frames for stream in streams))
     results = {}
     for stream in streams:
-        probabilities = twin.run_stream(stream)
+        progress.start_clip(stream.name)
+        result = twin.run_stream(stream, progress)
+        progress.finish_clip()
         bin_path, log_path = twin_paths(output_dir, stream.name)
         bin_path.parent.mkdir(parents=True, exist_ok=True)
-        probabilities.astype("<f4").tofile(bin_path)
-        log_path.write_bytes(format_protocol(probabilities, stream.num_samples, SAMPLE_RATE))
-        results[stream.name] = probabilities
+        result.probabilities.astype("<f4").tofile(bin_path)
+        log_path.write_bytes(
+            format_protocol(result.probabilities, stream.num_samples, stream.sample_rate)
+        )
+        results[stream.name] = result
     return results
 
 
@@ -165,13 +220,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ERROR device_twin: need one Ethos-U .pte and {tosa}; export first", file=sys.stderr)
         return 2
     try:
-        streams = load_streams(args.validation_wav)
+        geometry = program_geometry(inspect_program(ptes[0]).metadata, ptes[0])
+        streams = load_streams(args.validation_wav, geometry)
         results = run_twin(tosa, ptes[0], streams, args.output_dir)
     except (AudioError, TwinError) as error:
         print(f"ERROR {error}", file=sys.stderr)
         return 2
-    for name, probabilities in results.items():
-        print(f"{name}: {probabilities.size} frames -> {twin_paths(args.output_dir, name)[0]}")
+    for name, result in results.items():
+        frames = result.probabilities.size
+        print(f"{name}: {frames} frames -> {twin_paths(args.output_dir, name)[0]}")
     return 0
 
 

@@ -17,9 +17,11 @@ tool's probabilities are what the runner must print, to float32 rounding::
 
 writes ``<output-dir>/<clip>.program.bin`` (float32 little-endian, one probability per
 frame, no header). Frames are cut by ``model_export/audio.py``, exactly as the runtime's
-frame assembler cuts them. Each clip gets a freshly loaded method, because the state
-lives in the loaded method and a new one starts from the state serialized in the program
-(zero); that is what the runner does per clip too.
+frame assembler cuts them, at the sample rate the program declares in its metadata, and
+handed over in the program's input format (int16 PCM, or float32 audio). Each clip gets
+a freshly loaded method, because the state lives in the loaded method and a new one
+starts from the state serialized in the program (zero); that is what the runner does per
+clip too.
 
 An Ethos-U delegated ``.pte`` does not run here (the Python runtime has no Ethos-U
 backend): its references are the device twin and the quantized program.
@@ -38,10 +40,12 @@ from pathlib import Path
 import numpy as np
 
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, load_stream
+from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry, frame_geometry
 
 METHOD = "forward"
-INPUT_SHAPE = (1, 576)
 OUTPUT_SHAPE = (1, 1)
+# ScalarType codes of the runtime's TensorInfo.dtype(): the two audio inputs a program has.
+_INPUT_DTYPES = {2: np.int16, 6: np.float32}
 ETHOS_U_BACKEND = "EthosUBackend"
 SUFFIX = ".program.bin"
 
@@ -105,25 +109,51 @@ def _load_runtime():
     return Runtime.get()
 
 
-def _check_signature(method, path: Path) -> None:
+def program_geometry(program, name: str) -> FrameGeometry:
+    """The frame geometry from the program's metadata methods (run, as the C++ runtime does)."""
+    try:
+        values = {
+            key: int(program.load_method(key).execute([])[0])
+            for key in ("sample_rate", "hop_samples", "context_samples")
+        }
+        geometry = frame_geometry(values["sample_rate"])
+    except (RuntimeError, KeyError, ValueError) as error:
+        raise ProgramReferenceError(
+            f"{name}: no frame geometry in the program's metadata methods ({error}); export it "
+            "with this version of run.sh"
+        ) from None
+    if geometry.metadata() != values:
+        raise ProgramReferenceError(f"{name}: metadata {values}, expected {geometry.metadata()}")
+    return geometry
+
+
+def _input_dtype(method, path: str, geometry: FrameGeometry) -> type:
+    """Checks ``forward``'s signature; returns the audio input's numpy dtype."""
     meta = method.metadata
+    input_shape = (1, geometry.frame_samples)
     if meta.num_inputs() != 1 or meta.num_outputs() != 1:
         raise ProgramReferenceError(
             f"{path}: {METHOD} has {meta.num_inputs()} input(s) and {meta.num_outputs()} "
-            f"output(s): expected 1 and 1 (frame {INPUT_SHAPE} -> probability {OUTPUT_SHAPE})"
+            f"output(s): expected 1 and 1 (frame {input_shape} -> probability {OUTPUT_SHAPE})"
         )
     for what, info, shape in (
-        ("input", meta.input_tensor_meta(0), INPUT_SHAPE),
+        ("input", meta.input_tensor_meta(0), input_shape),
         ("output", meta.output_tensor_meta(0), OUTPUT_SHAPE),
     ):
         if tuple(info.sizes()) != shape:
             raise ProgramReferenceError(
                 f"{path}: {METHOD} {what} has shape {tuple(info.sizes())}: expected {shape}"
             )
+    dtype = _INPUT_DTYPES.get(int(meta.input_tensor_meta(0).dtype()))
+    if dtype is None:
+        raise ProgramReferenceError(f"{path}: {METHOD} input is neither int16 nor float32")
+    return dtype
 
 
-def program_probabilities(pte: bytes, frames: np.ndarray, name: str = "program") -> np.ndarray:
-    """Runs ``frames`` (num_frames, 576) through a new load of the program, in order.
+def program_probabilities(
+    pte: bytes, stream: AudioStream | np.ndarray, name: str = "program"
+) -> np.ndarray:
+    """Runs a stream (or int16 PCM frames) through a new load of the program, in order.
 
     A new program and method are loaded on every call (ExecuTorch's ``Program`` caches
     the method it loaded, state included), so every call starts from the program's
@@ -133,16 +163,28 @@ def program_probabilities(pte: bytes, frames: np.ndarray, name: str = "program")
 
     runtime = _load_runtime()
     try:
-        method = runtime.load_program(pte).load_method(METHOD)
+        program = runtime.load_program(pte)
+        geometry = program_geometry(program, name)
+        method = program.load_method(METHOD)
     except (RuntimeError, KeyError) as error:
         raise ProgramReferenceError(
             f"{name}: ExecuTorch cannot load method {METHOD!r} ({error}); a 'Missing "
             "operator' means the program needs a kernel the Python runtime lacks"
         ) from None
-    _check_signature(method, Path(name))
-    frames = np.ascontiguousarray(frames, dtype=np.float32)
-    if frames.ndim != 2 or frames.shape[1] != INPUT_SHAPE[1]:
-        raise ProgramReferenceError(f"{name}: frames of shape {frames.shape}, expected (N, 576)")
+    dtype = _input_dtype(method, name, geometry)
+    if isinstance(stream, AudioStream):
+        if stream.geometry != geometry:
+            raise ProgramReferenceError(
+                f"{name}: audio at {stream.sample_rate} Hz for the {geometry.sample_rate} Hz model"
+            )
+        frames = stream.frames if dtype is np.int16 else stream.float_frames
+    else:
+        frames = stream if dtype is np.int16 else stream.astype(np.float32) / 32768
+    frames = np.ascontiguousarray(frames, dtype=dtype)
+    if frames.ndim != 2 or frames.shape[1] != geometry.frame_samples:
+        raise ProgramReferenceError(
+            f"{name}: frames of shape {frames.shape}, expected (N, {geometry.frame_samples})"
+        )
     probabilities = np.empty(frames.shape[0], dtype=np.float32)
     for index in range(frames.shape[0]):
         try:
@@ -160,10 +202,14 @@ def run_program_reference(
 ) -> dict[str, Path]:
     """Writes ``<output_dir>/<clip>.program.bin`` for every clip; returns them by clip name."""
     data = read_cpu_program(pte_path)
+    try:
+        geometry = program_geometry(_load_runtime().load_program(data), str(pte_path))
+    except RuntimeError as error:
+        raise ProgramReferenceError(f"{pte_path}: cannot load the program ({error})") from None
     streams = []
     for clip in clips:
         try:
-            streams.append(clip if isinstance(clip, AudioStream) else load_stream(clip))
+            streams.append(clip if isinstance(clip, AudioStream) else load_stream(clip, geometry))
         except AudioError as error:
             raise ProgramReferenceError(str(error)) from None
     names = [stream.name for stream in streams]
@@ -178,7 +224,7 @@ def run_program_reference(
     output_dir.mkdir(parents=True, exist_ok=True)
     written = {}
     for stream in streams:
-        probabilities = program_probabilities(data, stream.frames, f"{pte_path} on {stream.name}")
+        probabilities = program_probabilities(data, stream, f"{pte_path} on {stream.name}")
         path = program_path(output_dir, stream.name)
         probabilities.astype("<f4").tofile(path)
         written[stream.name] = path

@@ -12,8 +12,10 @@ One line per event, newline-terminated, then end-of-transmission::
     DONE frames=<n> segments=<m>
     <0x04>
 
-``time_s`` is the frame index times 0.032 s; speech/silence is ``probability >= threshold``;
-segments are printed as the segmenter emits them. Errors are lines starting ``ERROR ``.
+``time_s`` is the frame index times the frame's duration, hop / sample rate: 0.032 s for
+both of Silero's models (512 samples at 16 kHz, 256 at 8 kHz); speech/silence is
+``probability >= threshold``; segments are printed as the segmenter emits them. Errors
+are lines starting ``ERROR ``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from examples.arm.silero_vad.model_export.silero_vad_model import FRAME_SECONDS
+from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K, frame_geometry
 from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, SpeechSegmenter
 
 END_OF_TRANSMISSION = b"\x04"
@@ -54,7 +56,8 @@ def format_protocol(
     config: SegmenterConfig | None = None,
 ) -> bytes:
     """The bytes a device prints for these probabilities, segments emitted online."""
-    segmenter = SpeechSegmenter(config)
+    segmenter = SpeechSegmenter(config, sample_rate)
+    frame_seconds = frame_geometry(sample_rate).frame_seconds
     threshold = segmenter.config.threshold
     lines: list[str] = []
     count = 0
@@ -67,7 +70,7 @@ def format_protocol(
 
     for index, probability in enumerate(probabilities):
         decision = "speech" if probability >= threshold else "silence"
-        lines.append(f"PROB {index * FRAME_SECONDS:.3f} {probability:.6f} {decision}")
+        lines.append(f"PROB {index * frame_seconds:.3f} {probability:.6f} {decision}")
         add_segments(segmenter.push(probability))
     add_segments(segmenter.finish(num_samples))
     lines.append(f"DONE frames={len(probabilities)} segments={count}")
@@ -84,8 +87,13 @@ def _finite(text: str, line_number: int, what: str) -> float:
     return value
 
 
-def parse_protocol(data: bytes, source: str = "log") -> SerialLog:
-    """Reads a serial log; anything off-protocol raises ProtocolError naming the line."""
+def parse_protocol(
+    data: bytes, source: str = "log", frame_seconds: float = GEOMETRY_16K.frame_seconds
+) -> SerialLog:
+    """Reads a serial log; anything off-protocol raises ProtocolError naming the line.
+
+    ``frame_seconds`` is the time between PROB lines (the same 0.032 s for both models).
+    """
     text = data.decode("utf-8", errors="replace")
     if END_OF_TRANSMISSION.decode() not in text:
         raise ProtocolError(f"{source}: no end-of-transmission (0x04): truncated log?")
@@ -103,7 +111,7 @@ def parse_protocol(data: bytes, source: str = "log") -> SerialLog:
             raise ProtocolError(f"{source}: line {line_number}: device reported {line}")
         if match := _PROB.fullmatch(line):
             time_s = _finite(match.group(1), line_number, "time")
-            expected = len(probabilities) * FRAME_SECONDS
+            expected = len(probabilities) * frame_seconds
             if abs(time_s - expected) > 0.0015:
                 raise ProtocolError(
                     f"{source}: line {line_number}: frame {len(probabilities)} at {time_s} s, "

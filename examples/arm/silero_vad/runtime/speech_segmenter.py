@@ -6,11 +6,13 @@
 """Streaming speech segmenter with the semantics of silero-vad's ``get_speech_timestamps``.
 
 This is the Python twin of the C++ runtime's ``speech_segmenter``: both consume one
-probability per 512-sample frame and emit ``(start_sample, end_sample)`` segments as soon
-as their padded boundaries are known, and both give the same segments, sample for sample,
-as silero-vad 6.2.3 on the same probabilities. The specification (states, hysteresis,
-minimum speech/silence, padding, maximum speech length, end of stream) is written down in
-``examples/arm/silero_vad/README.md``; the parameter names are silero-vad's.
+probability per frame (512 samples at 16 kHz, 256 at 8 kHz) and emit
+``(start_sample, end_sample)`` segments as soon as their padded boundaries are known, and
+both give the same segments, sample for sample, as silero-vad 6.2.3's
+``get_speech_timestamps`` with the same ``sampling_rate`` on the same probabilities. The
+specification (states, hysteresis, minimum speech/silence, padding, maximum speech length,
+end of stream) is written down in ``examples/arm/silero_vad/README.md``; the parameter
+names are silero-vad's.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from examples.arm.silero_vad.model_export.silero_vad_model import HOP_SAMPLES, SAMPLE_RATE
+from examples.arm.silero_vad.model_export.frame_geometry import (
+    DEFAULT_SAMPLE_RATE,
+    frame_geometry,
+)
 
 
 @dataclass(frozen=True)
@@ -61,13 +66,17 @@ class SpeechSegmenter:
     start within two pads, fixes its end.
     """
 
-    def __init__(self, config: SegmenterConfig | None = None) -> None:
+    def __init__(
+        self, config: SegmenterConfig | None = None, sample_rate: int = DEFAULT_SAMPLE_RATE
+    ) -> None:
         self.config = config or SegmenterConfig()
-        rate = SAMPLE_RATE
+        self.sample_rate = sample_rate
+        rate = sample_rate
+        hop = self._hop = frame_geometry(sample_rate).hop_samples  # silero's window size
         c = self.config
         self._min_speech = rate * c.min_speech_duration_ms / 1000
         self._pad = rate * c.speech_pad_ms / 1000
-        self._max_speech = rate * c.max_speech_duration_s - HOP_SAMPLES - 2 * self._pad
+        self._max_speech = rate * c.max_speech_duration_s - hop - 2 * self._pad
         self._min_silence = rate * c.min_silence_duration_ms / 1000
         self._min_silence_at_max = rate * c.min_silence_at_max_speech / 1000
         self._exit = c.exit_threshold
@@ -103,7 +112,7 @@ class SpeechSegmenter:
         return emitted
 
     def _detect(self, probability: float, emitted: list[tuple[int, int]]) -> None:
-        sample = HOP_SAMPLES * self._frame
+        sample = self._hop * self._frame
         if probability >= self.config.threshold and self._temp_end:
             silence = sample - self._temp_end
             if silence > self._min_silence_at_max:
@@ -191,10 +200,10 @@ class SpeechSegmenter:
         if self._pending is None:
             return
         end = self._pending.end
-        earliest_next = self._start if self._start is not None else HOP_SAMPLES * self._frame
+        earliest_next = self._start if self._start is not None else self._hop * self._frame
         # Frames exist only below the stream's length, so this frame proves the stream
         # reaches past end + pad and silero's clamp to the length cannot apply.
-        length_at_least = HOP_SAMPLES * (self._frame - 1) + 1
+        length_at_least = self._hop * (self._frame - 1) + 1
         if earliest_next >= end + 2 * self._pad and length_at_least >= end + self._pad:
             emitted.append((self._pending.start, int(end + self._pad)))
             # The next kept segment is then padded by a full pad, like any later one.
@@ -205,9 +214,10 @@ def speech_segments(
     probabilities: Iterable[float],
     audio_length_samples: int,
     config: SegmenterConfig | None = None,
+    sample_rate: int = DEFAULT_SAMPLE_RATE,
 ) -> list[tuple[int, int]]:
-    """All segments of one stream, in samples at 16 kHz."""
-    segmenter = SpeechSegmenter(config)
+    """All segments of one stream, in samples at ``sample_rate``."""
+    segmenter = SpeechSegmenter(config, sample_rate)
     segments: list[tuple[int, int]] = []
     for probability in probabilities:
         segments.extend(segmenter.push(probability))

@@ -116,8 +116,10 @@ def export(
     example: tuple[torch.Tensor, ...],
     init_state: bool,
     delegate: bool = False,
+    metadata: dict[str, int] | None = None,
 ) -> bytes:
-    """Lower an eager module to an ExecuTorch program."""
+    """Lower an eager module to an ExecuTorch program; ``metadata`` becomes constant
+    methods (the frame geometry, as the export writes it)."""
     # Registers the out variants of quantize/dequantize for to_executorch().
     import executorch.kernels.quantized  # noqa: F401
     from executorch.exir import ExecutorchBackendConfig, to_edge
@@ -125,7 +127,7 @@ def export(
 
     program = torch.export.export(module.eval(), example, strict=True)
     passes = [InitializedMutableBufferPass(["state"])] if init_state else []
-    edge = to_edge(program)
+    edge = to_edge(program, constant_methods=metadata)
     if delegate:
         from executorch.exir.backend.test.op_partitioner_demo import AddMulPartitionerDemo
 

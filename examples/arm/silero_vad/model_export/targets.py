@@ -1,0 +1,82 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""The targets the example exports for: every Ethos-U configuration Vela knows, or the CPU.
+
+What differs between the Ethos-U families, as far as the export is concerned:
+
+- the operators they run: Ethos-U55 and Ethos-U65 implement the TOSA "+u55" subset,
+  which has no REVERSE, so the framed STFT reverses its samples with an exchange-matrix
+  product there (``framed_stft.Reverse``); Ethos-U85 runs ``torch.flip`` as is;
+- the system configuration and memory mode Vela compiles for: by default the ones the
+  installed release's ``EthosUCompileSpec`` picks when none is given (read from the
+  release, not copied: ``default_system_config_and_memory_mode``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ethosu.vela.architecture_features import Accelerator
+from executorch.backends.arm.ethosu import EthosUCompileSpec
+
+CPU_TARGET = "cpu"
+DEFAULT_NPU_TARGET = "ethos-u85-256"
+
+
+def _targets_by_family() -> dict[str, tuple[str, ...]]:
+    """Vela's accelerator configurations ("ethos-u55-128", ...) by family, in Vela's order."""
+    families: dict[str, list[str]] = defaultdict(list)
+    for accelerator in Accelerator:
+        family, _, _macs = accelerator.value.rpartition("-")
+        families[family].append(accelerator.value)
+    return {family: tuple(targets) for family, targets in families.items()}
+
+
+ETHOS_U_TARGETS = _targets_by_family()
+_FAMILIES_WITHOUT_REVERSE = ("ethos-u55", "ethos-u65")
+_FLAG = re.compile(r"--(system-config|memory-mode)=(\S+)")
+
+
+def all_targets() -> list[str]:
+    return [target for targets in ETHOS_U_TARGETS.values() for target in targets] + [CPU_TARGET]
+
+
+def target_family(target: str) -> str:
+    """``ethos-u55``, ``ethos-u65``, ``ethos-u85`` or ``cpu``; ValueError otherwise."""
+    if target == CPU_TARGET:
+        return CPU_TARGET
+    for family, targets in ETHOS_U_TARGETS.items():
+        if target in targets:
+            return family
+    raise ValueError(f"target {target!r}: expected one of {', '.join(all_targets())}")
+
+
+def reversal_for(target: str) -> str:
+    """How the framed STFT reverses samples on ``target``: ``"flip"`` or ``"matmul"``."""
+    return "matmul" if target_family(target) in _FAMILIES_WITHOUT_REVERSE else "flip"
+
+
+@dataclass(frozen=True)
+class VelaSettings:
+    system_config: str
+    memory_mode: str
+
+
+def default_vela_settings(target: str) -> VelaSettings:
+    """The system config and memory mode the installed release compiles ``target`` for
+    when the user names neither (``EthosUCompileSpec``'s own defaults)."""
+    if target_family(target) == CPU_TARGET:
+        raise ValueError("the cpu target has no Vela settings")
+    flags = dict(_FLAG.findall(" ".join(EthosUCompileSpec(target=target).compiler_flags)))
+    try:
+        return VelaSettings(flags["system-config"], flags["memory-mode"])
+    except KeyError:
+        raise RuntimeError(
+            f"EthosUCompileSpec({target!r}) set no --system-config/--memory-mode flags: "
+            "an executorch release this example does not know"
+        ) from None
