@@ -145,7 +145,7 @@ fi
 cpp_activate_venv
 
 cpp_log "configuring ${build_dir}"
-cmake -S "${CPP_RUNTIME_DIR}/corstone320" -B "${build_dir}" \
+cmake -S "${CPP_RUNTIME_DIR}/baremetal" -B "${build_dir}" \
   -DCMAKE_TOOLCHAIN_FILE="${toolchain_file}" \
   -DCMAKE_BUILD_TYPE="${build_type}" \
   -DTARGET_CPU=cortex-m85 \
