@@ -107,9 +107,11 @@ def test_ootb_help_lists_tests() -> None:
     assert _ootb("run_no_such_test").returncode == 2
 
 
-def _passing_e2e(test: str, wav: Path, work_dir: Path) -> subprocess.CompletedProcess[str]:
+def _passing_e2e(
+    test: str, wav: Path, work_dir: Path, *options: str
+) -> subprocess.CompletedProcess[str]:
     """Runs an end-to-end OOTB test on one clip and checks it exits 0 and says PASS."""
-    result = _ootb(test, "--validation-wav", str(wav), "--work-dir", str(work_dir))
+    result = _ootb(test, "--validation-wav", str(wav), "--work-dir", str(work_dir), *options)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert f"{test}: PASS" in result.stdout, output
@@ -129,12 +131,12 @@ def test_ootb_host_runner_matches_program(validation_wavs: list[Path], tmp_path:
     assert np.abs(runner - program).max() <= 1e-4
 
 
-def _fvp_missing() -> str:
+def _fvp_missing(fvp_name: str = "FVP_Corstone_SSE-320") -> str:
     """What the real FVP run lacks, empty when it can run."""
     missing = []
-    fvp = os.environ.get("FVP") or shutil.which("FVP_Corstone_SSE-320")
+    fvp = os.environ.get("FVP") or shutil.which(fvp_name)
     if not (fvp and os.access(fvp, os.X_OK)):
-        missing.append("FVP_Corstone_SSE-320 not found (PATH or $FVP)")
+        missing.append(f"{fvp_name} not found (PATH or $FVP)")
     if not os.environ.get("EXECUTORCH_ROOT"):
         missing.append("EXECUTORCH_ROOT (ExecuTorch checkout with its arm-baremetal build) not set")
     return "; ".join(missing)
@@ -230,3 +232,26 @@ def test_ootb_help_names_every_board() -> None:
 @pytest.mark.skipif(bool(_fvp_missing()), reason=_fvp_missing() or "FVP present")
 def test_ootb_ethos_u_fvp_matches_twin_u85(validation_wavs: list[Path], tmp_path: Path) -> None:
     _passing_e2e("run_silero_vad_e2e_ethos_u", validation_wavs[0], tmp_path)
+
+
+@pytest.mark.fvp
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param(
+            target,
+            marks=pytest.mark.skipif(
+                bool(_fvp_missing(fvp)), reason=_fvp_missing(fvp) or "FVP present"
+            ),
+        )
+        for target, fvp in (
+            ("ethos-u55-128", "FVP_Corstone_SSE-300_Ethos-U55"),
+            ("ethos-u65-256", "FVP_Corstone_SSE-300_Ethos-U65"),
+        )
+    ],
+)
+def test_ootb_ethos_u_fvp_matches_twin_sse300(
+    target: str, validation_wavs: list[Path], tmp_path: Path
+) -> None:
+    _passing_e2e("run_silero_vad_e2e_ethos_u", validation_wavs[0], tmp_path, "--target", target)
