@@ -24,6 +24,7 @@ from examples.arm.silero_vad.model_export.frame_geometry import (
 )
 from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
+from examples.arm.silero_vad.model_export.targets import CPU_TARGET
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 SILERO_DATA_DIR = REPO_ROOT / "examples" / "arm" / "silero_vad" / "data"
@@ -103,8 +104,27 @@ def silero_u85_int8_export(
 ) -> ExportResult:
     """The framed model with the sqrt magnitude, int8 activations and state: bit exact on
     the twin (int8 tables are exact, int16 tables interpolate; the polygon's max/min
-    requantize their inputs, which TOSA rounds differently from PyTorch)."""
+    requantize their inputs, which TOSA rounds differently from PyTorch). Two validation
+    clips, so the twin's stream boundary (state back to zero) is crossed."""
     model = ModelConfig(magnitude="sqrt", activations="int8", state_dtype="int8")
     return _session_export(
-        tmp_path_factory, "silero_u85_int8", calibration_wavs, validation_wavs[:1], model
+        tmp_path_factory, "silero_u85_int8", calibration_wavs, validation_wavs[:2], model
+    )
+
+
+@pytest.fixture(scope="session")
+def silero_cpu_export(
+    tmp_path_factory: pytest.TempPathFactory,
+    calibration_wavs: list[Path],
+    validation_wavs: list[Path],
+) -> ExportResult:
+    """The default model exported for the host CPU (no delegate): what the C++ host runner
+    and the Python streaming API run, and what ExecuTorch's Python runtime can execute."""
+    return export_silero_vad(
+        ExportOptions(
+            calibration_wavs=calibration_wavs,
+            validation_wavs=validation_wavs,
+            output_dir=tmp_path_factory.mktemp("silero_cpu"),
+            target=CPU_TARGET,
+        )
     )

@@ -7,7 +7,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportResult,
@@ -15,12 +18,19 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     reference_path,
     tosa_path,
 )
+from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_8K
 from examples.arm.silero_vad.runtime.compare_vad_probs import (
     check_limits,
     compare_files,
     compare_probabilities,
 )
-from examples.arm.silero_vad.runtime.device_twin import run_twin
+from examples.arm.silero_vad.runtime.device_twin import (
+    DeviceTwin,
+    TwinError,
+    program_geometry,
+    read_tosa_interface,
+    run_twin,
+)
 from examples.arm.silero_vad.runtime.serial_protocol import LOG_MAX_ABS_ERROR, parse_protocol
 from examples.arm.silero_vad.runtime.speech_segmenter import speech_segments
 
@@ -83,5 +93,30 @@ def test_device_twin_equals_quantized_program_int8_tosa_u85(
 ) -> None:
     """Bit exact: with int8 tables the delegate's TOSA and the quantized program do the
     same integer arithmetic, and the twin uses the program's own I/O qparams, so any
-    difference is a lowering or state-handling bug, not rounding."""
+    difference is a lowering or state-handling bug, not rounding. Two clips back to back:
+    the second must start from the zero state, as the quantized program's does."""
+    assert len(silero_u85_int8_export.validation_streams) >= 2
     _check_twin(silero_u85_int8_export, tmp_path, max_abs=0.0, mean_abs=0.0)
+
+
+def test_twin_refuses_what_the_device_would_not_run_u85(
+    silero_u85_export: ExportResult, silero_cpu_export: ExportResult, tmp_path: Path
+) -> None:
+    export_dir = silero_u85_export.pte_path.parent
+    tosa = tosa_path(export_dir)
+    with pytest.raises(TwinError, match=r"are not \(audio \(1, 288\)"):
+        read_tosa_interface(tosa.read_bytes(), 288)
+    # A CPU program has no delegate and no output dequantize on the CPU side.
+    with pytest.raises(TwinError, match="no output dequantize on the CPU"):
+        DeviceTwin(tosa, silero_cpu_export.pte_path)
+    twin = DeviceTwin(tosa, silero_u85_export.pte_path)
+    stream = silero_u85_export.validation_streams[0]
+    at_8k = replace(stream, geometry=GEOMETRY_8K)
+    with pytest.raises(TwinError, match="framed for 8000 Hz, the program is the 16000 Hz model"):
+        twin.run_stream(at_8k)
+    with pytest.raises(TwinError, match="no usable sample_rate metadata"):
+        program_geometry({}, silero_u85_export.pte_path)
+    with pytest.raises(TwinError, match="metadata .* expected"):
+        program_geometry(
+            {"sample_rate": 16000, "hop_samples": 256, "context_samples": 64}, tmp_path
+        )

@@ -35,7 +35,19 @@ def _frames(streams: Sequence[AudioStream]) -> int:
 def calibrate_state_quantization(
     model: SileroVAD, streams: Sequence[AudioStream], dtype: str = "int16"
 ) -> StateQuantization:
-    """qparams of the state from the float model's largest |h| and |c| over the streams."""
+    """qparams of the state from the float model's largest |h| and |c| over the streams.
+
+    No headroom above the largest |c|, on purpose. Louder or stranger audio than the
+    calibration's drives c further (measured on the float model: 34 on the committed
+    clips, 161 on speech clipped at +20 dB, 290 on a steady tone), and the int16 state
+    then saturates; but wherever |c| exceeds ~5, tanh(c) is 1 to float precision, so a
+    saturated c changes h not at all and only shortens the memory of a long loud sound.
+    Headroom costs c's resolution on every frame instead. Float model with only the state
+    quantized, validation clips and real speech each clean, clipped at +20 dB, with a
+    tone and at 0 dB SNR (5,276 frames), decision flips against float: c bound 34 (the
+    calibration max): 3 flips, max abs 0.014; 2x: 4, 0.034; 4x: 12, 0.115; 8x: 24, 0.23.
+    The device twin reports the frames on which the state hit its rail.
+    """
     h_bound = c_bound = 0.0
     progress = FrameProgress("state range", _frames(streams))
     for stream in streams:

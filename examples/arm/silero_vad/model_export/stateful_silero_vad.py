@@ -108,6 +108,12 @@ class StatefulSileroVAD(nn.Module):
         self.register_buffer(STATE_BUFFER, zeros)
 
     def forward(self, frame: torch.Tensor) -> torch.Tensor:
+        probability, new_state = self.step(frame)
+        self.state.copy_(new_state)
+        return probability
+
+    def step(self, frame: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """One frame from the current state: the probability and the new integer state."""
         if self.audio_input == "int16":
             frame = _dequantize(frame, PCM16_SCALE, 0, _PCM16.min, _PCM16.max, torch.int16)
         q = self.state_quantization
@@ -122,8 +128,7 @@ class StatefulSileroVAD(nn.Module):
                 _quantize(c_next, q.c_scale, 0, qmin, qmax, dtype),
             ]
         )
-        self.state.copy_(new_state)
-        return probability
+        return probability, new_state
 
 
 def reset_state(module: nn.Module) -> None:
