@@ -11,7 +11,10 @@ absolute error, the decision flips at the threshold and the speech-segment F1, f
 NPU twin and for the PyTorch quantized program (fake-quant) side by side:
 
     python -m examples.arm.silero_vad.benchmark_accuracy \\
-        --calibration-wav de.wav --validation-wav en_num.wav
+        --calibration-wav de.wav --validation-wav en_num.wav [--condition quiet ...]
+
+``--condition`` adds every validation clip under a derived recording condition (quiet,
+clipped, noisy, telephone: ``evaluation/conditions.py``), one row per derived clip.
 """
 
 from __future__ import annotations
@@ -21,16 +24,19 @@ import sys
 from pathlib import Path
 
 from examples.arm.silero_vad.evaluation.accuracy import ClipProbabilities, accuracy_report
+from examples.arm.silero_vad.evaluation.conditions import CONDITIONS, write_derived
 from examples.arm.silero_vad.evaluation.report_markdown import markdown_table
-from examples.arm.silero_vad.model_export.audio import AudioError, wav_files
+from examples.arm.silero_vad.model_export.audio import AudioError
 from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportOptions,
     export_silero_vad,
     read_probabilities,
     reference_path,
 )
+from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE, SAMPLE_RATES
 from examples.arm.silero_vad.model_export.model_config import NAMED_CONFIGS as CONFIGS
-from examples.arm.silero_vad.run_silero_vad import DATA_DIR, run_device_twin
+from examples.arm.silero_vad.model_export.targets import CPU_TARGET, DEFAULT_NPU_TARGET, all_targets
+from examples.arm.silero_vad.run_silero_vad import default_clips, run_device_twin
 
 
 def _row(config: str, clip: str, npu: dict, fake_quant: dict) -> list[str]:
@@ -47,32 +53,38 @@ def _row(config: str, clip: str, npu: dict, fake_quant: dict) -> list[str]:
 
 
 def benchmark(
-    configs: list[str], calibration: list[Path], validation: list[Path], work_dir: Path
+    configs: list[str],
+    calibration: list[Path],
+    validation: list[Path],
+    work_dir: Path,
+    target: str = DEFAULT_NPU_TARGET,
+    sample_rate: int = DEFAULT_SAMPLE_RATE,
 ) -> list[list[str]]:
     rows = []
     for name in configs:
         output_dir = work_dir / name
         print(f"== {name}: export and device twin ...", file=sys.stderr, flush=True)
-        result = export_silero_vad(
-            ExportOptions(calibration, validation, output_dir, model=CONFIGS[name])
+        options = ExportOptions(
+            calibration,
+            validation,
+            output_dir,
+            target=target,
+            model=CONFIGS[name],
+            sample_rate=sample_rate,
         )
+        result = export_silero_vad(options)
         twin, _ = run_device_twin(result, output_dir)
         npu_clips, fake_quant_clips = [], []
         for stream in result.validation_streams:
             float_model = read_probabilities(reference_path(output_dir, stream.name, "float"))
             quantized = read_probabilities(reference_path(output_dir, stream.name, "quantized"))
+            common = (stream.name, stream.num_samples, float_model)
             npu_clips.append(
                 ClipProbabilities(
-                    stream.name,
-                    stream.num_samples,
-                    float_model,
-                    twin[stream.name].probabilities,
-                    quantized,
+                    *common, twin[stream.name].probabilities, quantized, stream.sample_rate
                 )
             )
-            fake_quant_clips.append(
-                ClipProbabilities(stream.name, stream.num_samples, float_model, quantized)
-            )
+            fake_quant_clips.append(ClipProbabilities(*common, quantized, None, stream.sample_rate))
         npu, fake_quant = accuracy_report(npu_clips), accuracy_report(fake_quant_clips)
         for clip in npu["clips"]:
             rows.append(_row(name, clip, npu["clips"][clip], fake_quant["clips"][clip]))
@@ -90,14 +102,40 @@ def main(argv: list[str] | None = None) -> int:
         choices=sorted(CONFIGS),
         help=f"configuration(s) to compare (default: all: {', '.join(CONFIGS)})",
     )
+    parser.add_argument(
+        "--target",
+        default=DEFAULT_NPU_TARGET,
+        choices=[t for t in all_targets() if t != CPU_TARGET],
+        metavar="TARGET",
+        help=f"Ethos-U configuration (default: {DEFAULT_NPU_TARGET})",
+    )
+    parser.add_argument(
+        "--sample-rate", type=int, choices=SAMPLE_RATES, default=DEFAULT_SAMPLE_RATE
+    )
+    parser.add_argument(
+        "--condition",
+        action="append",
+        choices=sorted(CONDITIONS),
+        help="also validate on every validation clip under this recording condition "
+        "(evaluation/conditions.py; repeatable)",
+    )
     parser.add_argument("--work-dir", type=Path, default=Path("out/benchmark_accuracy"))
     args = parser.parse_args(argv)
+    rate = args.sample_rate
     try:
+        validation = args.validation_wav or default_clips("validation", rate)
+        if args.condition:
+            derived_dir = args.work_dir / "conditions"
+            validation = validation + write_derived(
+                validation, derived_dir, args.condition, rate=rate
+            )
         rows = benchmark(
             args.config or list(CONFIGS),
-            args.calibration_wav or wav_files(DATA_DIR / "calibration"),
-            args.validation_wav or wav_files(DATA_DIR / "validation"),
+            args.calibration_wav or default_clips("calibration", rate),
+            validation,
             args.work_dir,
+            args.target,
+            rate,
         )
     except AudioError as error:
         print(f"ERROR {error}", file=sys.stderr)

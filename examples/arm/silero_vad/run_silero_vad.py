@@ -50,6 +50,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     ACTIVATIONS,
     DEFAULT_CONFIG,
     FRONT_ENDS,
+    INT16_MODULES,
     LSTM_GATE_PRODUCTS,
     LSTM_GATE_WEIGHTS,
     SQRT_MAGNITUDE_LEVELS,
@@ -200,6 +201,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "fused: one over both (fewer NPU cycles; with --activations int8 only)",
     )
     model.add_argument("--state-dtype", choices=STATE_DTYPES, default=DEFAULT_CONFIG.state_dtype)
+    model.add_argument(
+        "--int16-modules",
+        type=_names,
+        default=DEFAULT_CONFIG.int16_modules,
+        help="with --activations int8: comma-separated submodules kept at a16w8, among "
+        f"{','.join(INT16_MODULES)} ('none': none)",
+    )
     args = parser.parse_args(argv)
     try:
         model_config(args)
@@ -218,6 +226,10 @@ def _levels(text: str) -> tuple[float, ...]:
     return levels  # ModelConfig checks them (parse_args reports its errors)
 
 
+def _names(text: str) -> tuple[str, ...]:
+    return () if text == "none" else tuple(name for name in text.split(",") if name)
+
+
 def model_config(args: argparse.Namespace) -> ModelConfig:
     return ModelConfig(
         front_end=args.front_end,
@@ -229,6 +241,7 @@ def model_config(args: argparse.Namespace) -> ModelConfig:
         lstm_gate_weights=args.lstm_gate_weights,
         lstm_gate_products=args.lstm_gate_products,
         state_dtype=args.state_dtype,
+        int16_modules=args.int16_modules,
     )
 
 

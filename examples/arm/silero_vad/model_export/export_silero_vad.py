@@ -45,6 +45,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     ModelConfig,
     build_float_model,
     lstm_gate_product_spec,
+    module_quantization_configs,
     quantization_config,
 )
 from examples.arm.silero_vad.model_export.program_contract import check_program_contract
@@ -169,6 +170,7 @@ def quantize_configured(
         spec,
         quantization_config(config),
         lstm_gate_product_spec(config),
+        module_quantization_configs(config),
     )
     return quantized, state_quantization
 

@@ -35,12 +35,22 @@ from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_R
 from examples.arm.silero_vad.model_export.framed_stft import FramedStftMagnitude, check_magnitude
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 
+# StatefulSileroVAD keeps the float model under this attribute (module names in the graph).
+STATEFUL_MODEL_ATTRIBUTE = "model"
+
 FRONT_ENDS = ("framed", "conv")
 ACTIVATIONS = ("int16", "int8")
 WEIGHTS = ("int8", "int4")
 LSTM_GATE_WEIGHTS = ("int8", "int6", "int4")
 LSTM_GATE_PRODUCTS = ("split", "fused")
 STATE_DTYPES = ("int16", "int8")
+# Submodules of SileroVAD that can keep a16w8 inside int8 activations.
+INT16_MODULES = (
+    "stft",
+    *(f"encoder.convs.{index}" for index in range(4)),
+    "decoder.rnn",
+    "decoder.head",
+)
 
 # Symmetric weight ranges: the Arm backend serializes a weight quantized to -7..7 as int4;
 # narrower int8 ranges stay int8 (Vela's codec then spends fewer bits on them).
@@ -86,6 +96,10 @@ class ModelConfig:
     # accurate there anyway (committed clips, PyTorch quantized: MAE 0.0073 vs 0.0048).
     lstm_gate_products: str = "split"
     state_dtype: str = "int16"
+    # Submodules of SileroVAD ("stft", "encoder.convs.0", "decoder.rnn", ...) that keep
+    # a16w8 inside int8 activations: int16 only where a measurement shows it must stay
+    # (precision_search.py measures it).
+    int16_modules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.magnitude is None:
@@ -116,10 +130,19 @@ class ModelConfig:
         if self.front_end == "conv" and (self.magnitude != "sqrt" or self.magnitude_levels):
             raise ValueError("the conv front end is Silero's own: sqrt magnitude, no levels")
         check_magnitude(self.magnitude, self.magnitude_levels)
+        unknown = sorted(set(self.int16_modules) - set(INT16_MODULES))
+        if unknown:
+            raise ValueError(f"int16 modules {unknown}: expected among {', '.join(INT16_MODULES)}")
+        if self.int16_modules and self.activations != "int8":
+            raise ValueError("int16 modules only make sense inside int8 activations")
 
     def to_dict(self) -> dict:
         """JSON-ready (lists, not tuples), so a report read back compares equal."""
-        return {**asdict(self), "magnitude_levels": list(self.magnitude_levels)}
+        return {
+            **asdict(self),
+            "magnitude_levels": list(self.magnitude_levels),
+            "int16_modules": list(self.int16_modules),
+        }
 
 
 DEFAULT_CONFIG = ModelConfig()
@@ -182,12 +205,22 @@ def quantization_config(config: ModelConfig) -> QuantizationConfig:
 def lstm_gate_product_spec(config: ModelConfig) -> LstmGateProductSpec:
     """The gate products' arrangement, and their specs where they differ from the global."""
     input_activation = weight = None
-    if config.lstm_gate_inputs != config.activations:
+    # The cell's own width: a16w8 when the activations are, or when it is an int16 module.
+    cell = "int16" if "decoder.rnn" in config.int16_modules else config.activations
+    if config.lstm_gate_inputs != cell:
         input_activation = get_symmetric_quantization_config().input_activation
     if config.lstm_gate_weights != config.weights:
         weight_range = _WEIGHT_RANGES[config.lstm_gate_weights]
         weight = get_symmetric_quantization_config(**weight_range).weight
     return LstmGateProductSpec(input_activation, weight, config.lstm_gate_products == "fused")
+
+
+def module_quantization_configs(config: ModelConfig) -> dict[str, QuantizationConfig]:
+    """a16w8 for ``config.int16_modules``, by their names in the stateful model."""
+    if not config.int16_modules:
+        return {}
+    a16w8 = _a16w8_min_max_config(**_WEIGHT_RANGES[config.weights])
+    return {f"{STATEFUL_MODEL_ATTRIBUTE}.{name}": a16w8 for name in config.int16_modules}
 
 
 def _a16w8_min_max_config(weight_qmin: int, weight_qmax: int) -> QuantizationConfig:
