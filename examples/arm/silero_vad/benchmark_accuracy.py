@@ -11,7 +11,10 @@ absolute error, the decision flips at the threshold and the speech-segment F1, f
 NPU twin and for the PyTorch quantized program (fake-quant) side by side:
 
     python -m examples.arm.silero_vad.benchmark_accuracy \\
-        --calibration-wav de.wav --validation-wav en_num.wav
+        --calibration-wav de.wav --validation-wav en_num.wav [--condition quiet ...]
+
+``--condition`` adds every validation clip under a derived recording condition (quiet,
+clipped, noisy, telephone: ``evaluation/conditions.py``), one row per derived clip.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import sys
 from pathlib import Path
 
 from examples.arm.silero_vad.evaluation.accuracy import ClipProbabilities, accuracy_report
+from examples.arm.silero_vad.evaluation.conditions import CONDITIONS, write_derived
 from examples.arm.silero_vad.evaluation.report_markdown import markdown_table
 from examples.arm.silero_vad.model_export.audio import AudioError, wav_files
 from examples.arm.silero_vad.model_export.export_silero_vad import (
@@ -86,13 +90,24 @@ def main(argv: list[str] | None = None) -> int:
         choices=sorted(CONFIGS),
         help=f"configuration(s) to compare (default: all: {', '.join(CONFIGS)})",
     )
+    parser.add_argument(
+        "--condition",
+        action="append",
+        choices=sorted(CONDITIONS),
+        help="also validate on every validation clip under this recording condition "
+        "(evaluation/conditions.py; repeatable)",
+    )
     parser.add_argument("--work-dir", type=Path, default=Path("out/benchmark_accuracy"))
     args = parser.parse_args(argv)
     try:
+        validation = args.validation_wav or wav_files(DATA_DIR / "validation")
+        if args.condition:
+            derived_dir = args.work_dir / "conditions"
+            validation = validation + write_derived(validation, derived_dir, args.condition)
         rows = benchmark(
             args.config or list(CONFIGS),
             args.calibration_wav or wav_files(DATA_DIR / "calibration"),
-            args.validation_wav or wav_files(DATA_DIR / "validation"),
+            validation,
             args.work_dir,
         )
     except AudioError as error:
