@@ -54,6 +54,7 @@ from examples.arm.silero_vad.model_export.lowering import CPU_TARGET, DEFAULT_NP
 from examples.arm.silero_vad.model_export.model_config import (
     ACTIVATIONS,
     DEFAULT_CONFIG,
+    ENCODERS,
     FRONT_ENDS,
     LSTM_GATE_PRODUCTS,
     LSTM_GATE_WEIGHTS,
@@ -176,6 +177,27 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "fused: one over both (fewer NPU cycles; with --activations int8 only)",
     )
     model.add_argument("--state-dtype", choices=STATE_DTYPES, default=DEFAULT_CONFIG.state_dtype)
+    model.add_argument(
+        "--encoder",
+        choices=ENCODERS,
+        default=DEFAULT_CONFIG.encoder,
+        help="conv: Silero's convolutions; pointwise: each as one product over the columns "
+        "its outputs read (the same function, fewer NPU cycles); framed front end only",
+    )
+    model.add_argument(
+        "--int16-modules",
+        type=_names,
+        default=DEFAULT_CONFIG.int16_modules,
+        help="with --activations int8: comma-separated submodules kept at a16w8, e.g. "
+        "stft,encoder.convs.0,decoder.rnn ('none': none)",
+    )
+    model.add_argument(
+        "--channel-equalization",
+        type=float,
+        default=DEFAULT_CONFIG.channel_equalization,
+        help="cross-layer equalisation strength in [0, 1] (0: off): spectral bins and "
+        "encoder channels rescaled between layers, the same float function",
+    )
     args = parser.parse_args(argv)
     try:
         model_config(args)
@@ -194,6 +216,10 @@ def _levels(text: str) -> tuple[float, ...]:
     return levels  # ModelConfig checks them (parse_args reports its errors)
 
 
+def _names(text: str) -> tuple[str, ...]:
+    return () if text == "none" else tuple(name for name in text.split(",") if name)
+
+
 def model_config(args: argparse.Namespace) -> ModelConfig:
     return ModelConfig(
         front_end=args.front_end,
@@ -205,6 +231,9 @@ def model_config(args: argparse.Namespace) -> ModelConfig:
         lstm_gate_weights=args.lstm_gate_weights,
         lstm_gate_products=args.lstm_gate_products,
         state_dtype=args.state_dtype,
+        encoder=args.encoder,
+        int16_modules=args.int16_modules,
+        channel_equalization=args.channel_equalization,
     )
 
 

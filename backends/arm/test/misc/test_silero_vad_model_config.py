@@ -21,6 +21,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     NAMED_CONFIGS,
     ModelConfig,
     lstm_gate_product_spec,
+    module_quantization_configs,
     quantization_config,
 )
 
@@ -42,6 +43,12 @@ from examples.arm.silero_vad.model_export.model_config import (
         ({"lstm_gate_inputs": "int16", "lstm_gate_weights": "int4"}, "need int8 gate inputs"),
         ({"lstm_gate_products": "joined"}, "LSTM gate products 'joined'"),
         ({"lstm_gate_products": "fused"}, "fused LSTM gate products need int8 activations"),
+        ({"encoder": "dense"}, "encoder 'dense'"),
+        ({"front_end": "conv", "encoder": "pointwise"}, "framed front end's rows"),
+        ({"activations": "int8", "int16_modules": ("decoder.lstm",)}, "int16 modules"),
+        ({"int16_modules": ("stft",)}, "inside int8 activations"),
+        ({"activations": "int8", "channel_equalization": 1.5}, "in \\[0, 1\\]"),
+        ({"front_end": "conv", "channel_equalization": 0.5}, "needs the framed front end"),
     ],
 )
 def test_model_config_refuses_inconsistent_arrangements(kwargs: dict, message: str) -> None:
@@ -150,3 +157,17 @@ def test_cli_refuses_inconsistent_options(
         run_silero_vad.parse_args(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_int16_modules_get_a16w8_by_their_names_in_the_stateful_model() -> None:
+    config = ModelConfig(activations="int8", int16_modules=("stft", "decoder.rnn"))
+    configs = module_quantization_configs(config)
+    assert sorted(configs) == ["model.decoder.rnn", "model.stft"]
+    assert all(c.input_activation.dtype == torch.int16 for c in configs.values())
+    assert module_quantization_configs(DEFAULT_CONFIG) == {}
+
+
+def test_lstm_gate_inputs_stay_int8_inside_an_int16_cell() -> None:
+    cell16 = ModelConfig(activations="int8", int16_modules=("decoder.rnn",))
+    gate_inputs = lstm_gate_product_spec(cell16).input_activation
+    assert gate_inputs is not None and gate_inputs.dtype == torch.int8

@@ -40,6 +40,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     ModelConfig,
     build_float_model,
     lstm_gate_product_spec,
+    module_quantization_configs,
     quantization_config,
 )
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
@@ -107,13 +108,14 @@ def quantize_configured(
 ) -> tuple[torch.fx.GraphModule, StateQuantization]:
     """The stateful model in ``config``'s arrangement and arithmetic, calibrated."""
     state_quantization = calibrate_state_quantization(float_model, calibration, config.state_dtype)
-    stateful = StatefulSileroVAD(build_float_model(config), state_quantization)
+    stateful = StatefulSileroVAD(build_float_model(config, calibration), state_quantization)
     quantized = quantize_silero_vad(
         stateful,
         calibration,
         spec,
         quantization_config(config),
         lstm_gate_product_spec(config),
+        module_quantization_configs(config),
     )
     return quantized, state_quantization
 

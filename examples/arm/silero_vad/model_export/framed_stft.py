@@ -163,6 +163,10 @@ class FramedStftMagnitude(nn.Module):
         return torch.cat([hops, last], dim=0)
 
     def forward(self, frame: torch.Tensor) -> torch.Tensor:
+        return self.spectrum_rows(frame).transpose(0, 1).unsqueeze(0)  # (1, 129, 4) like conv
+
+    def spectrum_rows(self, frame: torch.Tensor) -> torch.Tensor:
+        """The magnitude as (4, 129): one row per STFT column (what a pointwise encoder reads)."""
         # Window i holds x[n] = hops[i, n] and x[256 - n] = hops[i + 1, 128 - n], which is
         # reversed[i + 1, n - 1]: the folded sums come from the hops without building the
         # overlapping windows (fewer and smaller copies on the NPU).
@@ -178,4 +182,4 @@ class FramedStftMagnitude(nn.Module):
             magnitude = polygon_magnitude(real, imag)
         else:
             magnitude = sqrt_magnitude(real, imag, self.magnitude_levels)
-        return magnitude.transpose(0, 1).unsqueeze(0)  # (1, 129, 4) like the conv STFT
+        return magnitude

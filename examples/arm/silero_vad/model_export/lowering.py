@@ -20,7 +20,7 @@ import contextlib
 import io
 import logging
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from pathlib import Path
 
@@ -82,11 +82,12 @@ def quantize(
     compile_spec: EthosUCompileSpec,
     config: QuantizationConfig | None = None,
     lstm_gate_products: LstmGateProductSpec | None = None,
+    module_configs: Mapping[str, QuantizationConfig] | None = None,
 ) -> torch.fx.GraphModule:
     """PT2E quantization (default int8); ``calibrate`` feeds data through the prepared model.
 
     ``lstm_gate_products`` overrides ``config`` for the LSTM gate products, or fuses them
-    (StatefulEthosUQuantizer).
+    (StatefulEthosUQuantizer). ``module_configs`` overrides it for submodules by name.
 
     Multiplications by a positive constant end up in the scales of the products' readers
     (FoldScalarMulIntoQParamsPass): fewer NPU operators, one rounding less.
@@ -96,6 +97,8 @@ def quantize(
     graph_module = exported.module(check_guards=False)
     quantizer = StatefulEthosUQuantizer(compile_spec, lstm_gate_products)
     quantizer.set_global(config or get_symmetric_quantization_config())
+    for name, module_config in (module_configs or {}).items():
+        quantizer.set_module_name(name, module_config)
     prepared = prepare_pt2e(graph_module, quantizer)
     calibrate(prepared)
     return FoldScalarMulIntoQParamsPass()(convert_pt2e(prepared)).graph_module
@@ -107,6 +110,7 @@ def quantize_silero_vad(
     compile_spec: EthosUCompileSpec,
     config: QuantizationConfig | None = None,
     lstm_gate_products: LstmGateProductSpec | None = None,
+    module_configs: Mapping[str, QuantizationConfig] | None = None,
 ) -> torch.fx.GraphModule:
     """The stateful Silero VAD, calibrated stream by stream on real audio."""
     return quantize(
@@ -116,6 +120,7 @@ def quantize_silero_vad(
         compile_spec,
         config,
         lstm_gate_products,
+        module_configs,
     )
 
 

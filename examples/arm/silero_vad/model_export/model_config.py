@@ -20,8 +20,10 @@ Silero's exact float function at the same accuracy, at a higher cost.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 
+import numpy as np
 from executorch.backends.arm.quantizer import (
     get_symmetric_a16w8_quantization_config,
     get_symmetric_quantization_config,
@@ -30,15 +32,29 @@ from torchao.quantization.pt2e import MinMaxObserver
 from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
 from backends.arm.quantizer.stateful_ethos_u_quantizer import LstmGateProductSpec
+from examples.arm.silero_vad.model_export.audio import AudioStream
+from examples.arm.silero_vad.model_export.channel_equalization import equalize_channels
 from examples.arm.silero_vad.model_export.encoder_taps import trim_padding_taps
 from examples.arm.silero_vad.model_export.framed_stft import FramedStftMagnitude, check_magnitude
+from examples.arm.silero_vad.model_export.pointwise_encoder import PointwiseEncoder, SpectrumRows
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
+
+# StatefulSileroVAD keeps the float model under this attribute (module names in the graph).
+STATEFUL_MODEL_ATTRIBUTE = "model"
 
 FRONT_ENDS = ("framed", "conv")
 ACTIVATIONS = ("int16", "int8")
 WEIGHTS = ("int8", "int4")
 LSTM_GATE_WEIGHTS = ("int8", "int6", "int4")
 LSTM_GATE_PRODUCTS = ("split", "fused")
+ENCODERS = ("conv", "pointwise")
+# Submodules of SileroVAD that can keep a16w8 inside int8 activations.
+INT16_MODULES = (
+    "stft",
+    *(f"encoder.convs.{index}" for index in range(4)),
+    "decoder.rnn",
+    "decoder.head",
+)
 STATE_DTYPES = ("int16", "int8")
 
 # Symmetric weight ranges: the Arm backend serializes a weight quantized to -7..7 as int4;
@@ -85,6 +101,16 @@ class ModelConfig:
     # accurate there anyway (committed clips, PyTorch quantized: MAE 0.0073 vs 0.0048).
     lstm_gate_products: str = "split"
     state_dtype: str = "int16"
+    # "pointwise": each encoder convolution as one product over the columns its outputs
+    # read (pointwise_encoder.py, the same function); Vela runs a multi-tap convolution
+    # over 4 columns far slower than a one-tap product of the same weights. Framed only.
+    encoder: str = "conv"
+    # Submodules of SileroVAD ("stft", "encoder.convs.0", "decoder.rnn", ...) that keep
+    # a16w8 inside int8 activations: int16 only where a measurement shows it must stay.
+    int16_modules: tuple[str, ...] = ()
+    # Cross-layer equalisation strength (channel_equalization.py; 0: off): spectral bins
+    # and encoder channels rescaled between producer and consumer, the same float function.
+    channel_equalization: float = 0.0
 
     def __post_init__(self) -> None:
         if self.magnitude is None:
@@ -101,6 +127,7 @@ class ModelConfig:
             ("LSTM gate weights", self.lstm_gate_weights, LSTM_GATE_WEIGHTS),
             ("LSTM gate products", self.lstm_gate_products, LSTM_GATE_PRODUCTS),
             ("state dtype", self.state_dtype, STATE_DTYPES),
+            ("encoder", self.encoder, ENCODERS),
         ):
             if value not in allowed:
                 raise ValueError(f"{name} {value!r}: expected one of {', '.join(allowed)}")
@@ -115,10 +142,25 @@ class ModelConfig:
         if self.front_end == "conv" and (self.magnitude != "sqrt" or self.magnitude_levels):
             raise ValueError("the conv front end is Silero's own: sqrt magnitude, no levels")
         check_magnitude(self.magnitude, self.magnitude_levels)
+        unknown = sorted(set(self.int16_modules) - set(INT16_MODULES))
+        if unknown:
+            raise ValueError(f"int16 modules {unknown}: expected among {', '.join(INT16_MODULES)}")
+        if self.int16_modules and self.activations != "int8":
+            raise ValueError("int16 modules only make sense inside int8 activations")
+        if self.channel_equalization and self.front_end != "framed":
+            raise ValueError("channel equalisation needs the framed front end")
+        if not 0.0 <= self.channel_equalization <= 1.0:
+            raise ValueError(f"channel equalisation {self.channel_equalization}: in [0, 1]")
+        if self.encoder == "pointwise" and self.front_end != "framed":
+            raise ValueError("the pointwise encoder reads the framed front end's rows")
 
     def to_dict(self) -> dict:
         """JSON-ready (lists, not tuples), so a report read back compares equal."""
-        return {**asdict(self), "magnitude_levels": list(self.magnitude_levels)}
+        return {
+            **asdict(self),
+            "magnitude_levels": list(self.magnitude_levels),
+            "int16_modules": list(self.int16_modules),
+        }
 
 
 DEFAULT_CONFIG = ModelConfig()
@@ -133,7 +175,6 @@ EXACT_CONFIG = ModelConfig(magnitude="sqrt", magnitude_levels=SQRT_MAGNITUDE_LEV
 NAMED_CONFIGS = {
     "recipe": RECIPE_CONFIG,
     "framed-int8": ModelConfig(activations="int8", state_dtype="int8"),
-    "framed-int16-int8-state": ModelConfig(state_dtype="int8"),
     "exact-sqrt-levels": EXACT_CONFIG,
     "default": DEFAULT_CONFIG,
     # The default arrangement in the narrowest arithmetic Vela offers, post-training:
@@ -146,12 +187,13 @@ NAMED_CONFIGS = {
 }
 
 
-def build_float_model(config: ModelConfig) -> SileroVAD:
+def build_float_model(config: ModelConfig, calibration: Sequence[AudioStream] = ()) -> SileroVAD:
     """The official weights in the arrangement ``config`` asks for.
 
     The framed arrangement frames the STFT for the NPU and trims the encoder's padding
     taps: the same float function as Silero's, except that the polygon magnitude is within
-    0.97 % of the exact one.
+    0.97 % of the exact one. Channel equalisation, when asked for, measures its ranges on
+    ``calibration`` (the same function again).
     """
     model = SileroVAD.from_silero_package()
     if config.front_end == "framed":
@@ -159,6 +201,14 @@ def build_float_model(config: ModelConfig) -> SileroVAD:
             model.stft, config.magnitude, config.magnitude_levels
         )
         model.encoder = trim_padding_taps(model.encoder)
+        if config.encoder == "pointwise":
+            model.stft = SpectrumRows(model.stft)
+            model.encoder = PointwiseEncoder(model.encoder)
+    if config.channel_equalization:
+        if not calibration:
+            raise ValueError("channel equalisation measures its ranges on calibration audio")
+        frames = np.concatenate([stream.frames for stream in calibration])
+        equalize_channels(model, frames, config.channel_equalization)
     return model
 
 
@@ -178,12 +228,23 @@ def quantization_config(config: ModelConfig) -> QuantizationConfig:
 def lstm_gate_product_spec(config: ModelConfig) -> LstmGateProductSpec:
     """The gate products' arrangement, and their specs where they differ from the global."""
     input_activation = weight = None
-    if config.lstm_gate_inputs != config.activations:
+    # The cell's own width: a16w8 when the activations are, or when it is an int16 module.
+    cell = "int16" if "decoder.rnn" in config.int16_modules else config.activations
+    if config.lstm_gate_inputs != cell:
         input_activation = get_symmetric_quantization_config().input_activation
     if config.lstm_gate_weights != config.weights:
         weight_range = _WEIGHT_RANGES[config.lstm_gate_weights]
         weight = get_symmetric_quantization_config(**weight_range).weight
     return LstmGateProductSpec(input_activation, weight, config.lstm_gate_products == "fused")
+
+
+def module_quantization_configs(config: ModelConfig) -> dict[str, QuantizationConfig]:
+    """a16w8 for ``config.int16_modules``, by their names in the stateful model."""
+    if not config.int16_modules:
+        return {}
+    weight_range = _WEIGHT_RANGES[config.weights]
+    a16w8 = _a16w8_min_max_config(**weight_range)
+    return {f"{STATEFUL_MODEL_ATTRIBUTE}.{name}": a16w8 for name in config.int16_modules}
 
 
 def _a16w8_min_max_config(weight_qmin: int, weight_qmax: int) -> QuantizationConfig:
