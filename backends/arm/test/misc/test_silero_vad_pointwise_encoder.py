@@ -8,15 +8,21 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 import torch
 from torch import nn
 
+from backends.arm.test.stateful_test_utils import lower_to_u85, ops_outside_delegate
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.encoder_taps import trim_padding_taps
 from examples.arm.silero_vad.model_export.framed_stft import FramedStftMagnitude
-from examples.arm.silero_vad.model_export.model_config import ModelConfig, build_float_model
+from examples.arm.silero_vad.model_export.model_config import (
+    ModelConfig,
+    build_float_model,
+    quantization_config,
+)
 from examples.arm.silero_vad.model_export.pointwise_encoder import PointwiseConv, PointwiseEncoder
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, zero_state
 
@@ -67,3 +73,30 @@ def test_pointwise_arrangement_keeps_silero_function(
                 a, state_a = framed(frame.unsqueeze(0), state_a)
                 b, state_b = pointwise(frame.unsqueeze(0), state_b)
                 assert (a - b).abs().max() <= 1e-5
+
+
+class _FrontEndAndEncoder(nn.Module):
+    """Framed STFT rows into the pointwise encoder: the part the arrangement changes."""
+
+    def __init__(self, eager: SileroVAD) -> None:
+        super().__init__()
+        self.stft = FramedStftMagnitude.from_stft(eager.stft)
+        self.encoder = PointwiseEncoder(trim_padding_taps(copy.deepcopy(eager.encoder)))
+
+    def forward(self, frame: torch.Tensor) -> torch.Tensor:
+        return self.encoder(self.stft.spectrum_rows(frame))
+
+
+def test_pointwise_encoder_runs_on_the_npu_in_int8_u85(
+    tmp_path: Path, all_streams: list[AudioStream], eager_silero: SileroVAD
+) -> None:
+    model = _FrontEndAndEncoder(eager_silero).eval()
+    frames = torch.from_numpy(all_streams[0].frames[100:110])
+    calibration = [(frame.unsqueeze(0),) for frame in frames]
+    config = quantization_config(ModelConfig(activations="int8"))
+    lowered = lower_to_u85(model, calibration, tmp_path, config)
+    assert lowered.report.cpu_ops == 0
+    assert set(ops_outside_delegate(lowered)) <= {
+        "quantized_decomposed::quantize_per_tensor.out",
+        "quantized_decomposed::dequantize_per_tensor.out",
+    }
