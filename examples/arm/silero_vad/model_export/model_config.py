@@ -175,6 +175,7 @@ EXACT_CONFIG = ModelConfig(magnitude="sqrt", magnitude_levels=SQRT_MAGNITUDE_LEV
 NAMED_CONFIGS = {
     "recipe": RECIPE_CONFIG,
     "framed-int8": ModelConfig(activations="int8", state_dtype="int8"),
+    "framed-int16-int8-state": ModelConfig(state_dtype="int8"),
     "exact-sqrt-levels": EXACT_CONFIG,
     "default": DEFAULT_CONFIG,
     # int8 activations with the post-training levers that paid (issue #15's Pareto point):
