@@ -178,10 +178,10 @@ NAMED_CONFIGS = {
     "framed-int16-int8-state": ModelConfig(state_dtype="int8"),
     "exact-sqrt-levels": EXACT_CONFIG,
     "default": DEFAULT_CONFIG,
-    # int8 activations with the post-training levers that paid (issue #15's Pareto point):
-    # the encoder as one-tap products and cross-layer equalisation. 35,939 cycles in
-    # Sram_Only, but far from the default's accuracy (device twin, real speech: MAE 0.036,
-    # 1.3 % flips) and deaf to quiet speech (-30 dB: 84 % flips): see the example README.
+    # int8 activations at the fewest cycles measured (issue #15's Pareto point): the
+    # encoder as one-tap products, cross-layer equalisation. 35,939 cycles in Sram_Only,
+    # but far from the default's accuracy (device twin, real speech: MAE 0.036, 1.3 %
+    # flips) and deaf to quiet speech (-30 dB: 84 % flips): see the example README.
     "int8-pointwise-cle": ModelConfig(
         activations="int8", encoder="pointwise", channel_equalization=0.5, state_dtype="int8"
     ),
