@@ -24,6 +24,7 @@ from examples.arm.silero_vad.model_export.frame_geometry import (
 )
 from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
+from examples.arm.silero_vad.model_export.stateful_silero_vad import DEFAULT_AUDIO_INPUT
 from examples.arm.silero_vad.model_export.targets import CPU_TARGET
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -75,6 +76,7 @@ def _session_export(
     calibration_wavs: list[Path],
     validation_wavs: list[Path],
     model: ModelConfig = DEFAULT_CONFIG,
+    audio_input: str = DEFAULT_AUDIO_INPUT,
 ) -> ExportResult:
     return export_silero_vad(
         ExportOptions(
@@ -82,6 +84,7 @@ def _session_export(
             validation_wavs=validation_wavs,
             output_dir=factory.mktemp(name),
             model=model,
+            audio_input=audio_input,
         )
     )
 
@@ -104,11 +107,13 @@ def silero_u85_int8_export(
 ) -> ExportResult:
     """The framed model with the sqrt magnitude, int8 activations and state: bit exact on
     the twin (int8 tables are exact, int16 tables interpolate; the polygon's max/min
-    requantize their inputs, which TOSA rounds differently from PyTorch). Two validation
-    clips, so the twin's stream boundary (state back to zero) is crossed."""
+    requantize their inputs, which TOSA rounds differently from PyTorch). Float audio
+    input, quantized on the CPU alike for both (the NPU's fixed-point rescale of int16 PCM
+    rounds a sample differently from PyTorch now and then). Two validation clips, so the
+    twin's stream boundary (state back to zero) is crossed."""
     model = ModelConfig(magnitude="sqrt", activations="int8", state_dtype="int8")
     return _session_export(
-        tmp_path_factory, "silero_u85_int8", calibration_wavs, validation_wavs[:2], model
+        tmp_path_factory, "silero_u85_int8", calibration_wavs, validation_wavs[:2], model, "float"
     )
 
 

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ from examples.arm.silero_vad.evaluation.accuracy import (
 )
 from examples.arm.silero_vad.evaluation.plots import plot_clip
 from examples.arm.silero_vad.evaluation.report_markdown import accuracy_table, render_report
+from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
 from examples.arm.silero_vad.runtime.speech_segmenter import speech_segments
 
 F1_CASES = {
@@ -145,6 +147,9 @@ def test_accuracy_table_and_report_markdown() -> None:
     report = {
         "executorch_version": "1.4.1",
         "target": "cpu",
+        "sample_rate": 16000,
+        "audio_input": "int16",
+        "model": DEFAULT_CONFIG.to_dict(),
         "pte": "silero_vad_cpu.pte",
         "pte_bytes": 1234,
         "export_seconds": 1.0,
@@ -158,6 +163,37 @@ def test_accuracy_table_and_report_markdown() -> None:
     assert "No NPU target: Vela did not run." in text
     assert "`aten::add.out`" in text and table[-1] in text
     assert "![a](plots/a%20b.png)" in text
+    assert "int16 PCM frames" in text and "16 kHz" in text
+
+
+def _npu_report(model: ModelConfig, audio_input: str) -> str:
+    clips = [replace(clip, quantized=clip.actual) for clip in _clips()]
+    report = {
+        "executorch_version": "1.4.1",
+        "target": "ethos-u85-256",
+        "sample_rate": 8000,
+        "audio_input": audio_input,
+        "model": model.to_dict(),
+        "pte": "p.pte",
+        "pte_bytes": 1,
+        "export_seconds": 1.0,
+        "calibration_clips": [],
+        "validation_clips": [],
+        "accuracy": accuracy_report(clips),
+    }
+    return render_report(report)
+
+
+def test_report_says_what_the_twin_difference_should_be_for_its_arithmetic() -> None:
+    """Generated text is true for the configuration it describes (no 'int8' on int16)."""
+    int16 = _npu_report(DEFAULT_CONFIG, "int16")
+    assert "with the int16 state fed back" in int16
+    assert "small but not 0" in int16 and "exactly 0" not in int16
+    assert "Silero VAD 8 kHz" in int16 and "int16 activations, int8 weights" in int16
+    int8 = ModelConfig(activations="int8", state_dtype="int8")
+    assert "should be exactly 0" in _npu_report(int8, "float")
+    assert "with the int8 state fed back" in _npu_report(int8, "float")
+    assert "close to 0" in _npu_report(int8, "int16")
 
 
 def test_plot_clip_writes_a_png(tmp_path: Path) -> None:

@@ -94,7 +94,10 @@ def test_device_twin_equals_quantized_program_int8_tosa_u85(
     """Bit exact: with int8 tables the delegate's TOSA and the quantized program do the
     same integer arithmetic, and the twin uses the program's own I/O qparams, so any
     difference is a lowering or state-handling bug, not rounding. Two clips back to back:
-    the second must start from the zero state, as the quantized program's does."""
+    the second must start from the zero state, as the quantized program's does. (A float
+    input program: with int16 PCM input the NPU rescales the audio to int8 in fixed point,
+    PyTorch in float, and a sample now and then rounds the other way: measured max 0.094
+    on one of 677 frames' aftermath, which the int16 tolerance tests cover.)"""
     assert len(silero_u85_int8_export.validation_streams) >= 2
     _check_twin(silero_u85_int8_export, tmp_path, max_abs=0.0, mean_abs=0.0)
 
@@ -106,8 +109,8 @@ def test_twin_refuses_what_the_device_would_not_run_u85(
     tosa = tosa_path(export_dir)
     with pytest.raises(TwinError, match=r"are not \(audio \(1, 288\)"):
         read_tosa_interface(tosa.read_bytes(), 288)
-    # A CPU program has no delegate and no output dequantize on the CPU side.
-    with pytest.raises(TwinError, match="no output dequantize on the CPU"):
+    # A CPU program has no delegate for the twin to stand in for.
+    with pytest.raises(TwinError, match="0 delegates; the twin stands in for one"):
         DeviceTwin(tosa, silero_cpu_export.pte_path)
     twin = DeviceTwin(tosa, silero_u85_export.pte_path)
     stream = silero_u85_export.validation_streams[0]

@@ -96,9 +96,15 @@ def _twin_vs_quantized(report: dict) -> str:
     """What the twin's difference to the quantized program should be, for this arithmetic."""
     model = report["model"]
     if model["activations"] == "int8" and model["state_dtype"] == "int8":
+        if report["audio_input"] == "float":
+            return (
+                "should be exactly 0: with 8-bit activations the delegate's TOSA and the "
+                "quantized program do the same integer arithmetic"
+            )
         return (
-            "should be exactly 0: with 8-bit activations the delegate's TOSA and the quantized "
-            "program do the same integer arithmetic"
+            "close to 0: with 8-bit activations both do the same integer arithmetic, except "
+            "that the NPU rescales the int16 PCM input in fixed point where PyTorch uses "
+            "float, so a sample now and then rounds the other way and the state carries it"
         )
     return (
         "small but not 0: with 16-bit activations the NPU evaluates sigmoid and tanh by "

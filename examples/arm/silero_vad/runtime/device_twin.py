@@ -123,6 +123,11 @@ class DeviceTwin:
 
     def __init__(self, tosa_path: Path, pte_path: Path) -> None:
         program = inspect_program(pte_path)
+        if program.delegates != 1:
+            raise TwinError(
+                f"{pte_path}: {program.delegates} delegates; the twin stands in for one "
+                "Ethos-U delegate (export for an Ethos-U target)"
+            )
         self.geometry = program_geometry(program.metadata, pte_path)
         self.tosa = tosa_path.read_bytes()
         self.interface = read_tosa_interface(self.tosa, self.geometry.frame_samples)
