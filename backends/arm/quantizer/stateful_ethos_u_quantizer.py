@@ -74,6 +74,7 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
 
     def annotate(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
         model = super().annotate(model)
+        _share_explicit_dequantize_readers(model)
         specs = self.lstm_gate_products
         overrides = {0: specs.input_activation, 1: specs.weight}
         for node in lstm_gate_product_nodes(model):
@@ -85,6 +86,30 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
             if product_input.target == DecomposeLstmCellPass._cat:
                 _annotate_gate_concat(product_input, input_qspecs[product_input])
         return model
+
+
+_DEQUANTIZE = torch.ops.quantized_decomposed.dequantize_per_tensor.default
+
+
+def _share_explicit_dequantize_readers(model: torch.fx.GraphModule) -> None:
+    """Every reader of a tensor the model dequantizes itself shares the first reader's spec.
+
+    The model reads its integer inputs (the PCM frame, the state) through explicit
+    dequantize nodes, which the release leaves unannotated and whose readers it annotates
+    one by one. One tensor then gets several input specs, some shared with a sibling's,
+    and torchao's union-find can make a shared spec the root of its own group: prepare_pt2e
+    recurses forever (seen with the PCM frame read by three slices, one feeding the
+    exchange-matrix reversal). It is one tensor, so one observer is also the right answer.
+    """
+    for dequantize in model.graph.find_nodes(op="call_function", target=_DEQUANTIZE):
+        readers = [user for user in dequantize.users if dequantize in _input_specs(user)]
+        for reader in readers[1:]:
+            _input_specs(reader)[dequantize] = SharedQuantizationSpec((dequantize, readers[0]))
+
+
+def _input_specs(node: torch.fx.Node) -> dict:
+    annotation = node.meta.get("quantization_annotation")
+    return annotation.input_qspec_map if annotation is not None else {}
 
 
 def _annotate_gate_concat(concat: torch.fx.Node, spec: QuantizationSpecBase) -> None:

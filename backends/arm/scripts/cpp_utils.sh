@@ -67,3 +67,8 @@ cpp_executorch_package_dir() {
 cpp_jobs() {
   nproc 2>/dev/null || echo 2
 }
+
+# Boards and targets of the bare-metal application (silero_vad_board_for_target,
+# silero_vad_load_board).
+# shellcheck source=../../../examples/arm/silero_vad/runtime/baremetal/boards.sh
+source "${CPP_RUNTIME_DIR}/baremetal/boards.sh"

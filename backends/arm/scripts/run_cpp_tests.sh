@@ -9,9 +9,10 @@
 #   3. the unit tests and the model unit (test_vad_model: the toy programs,
 #      flipped bytes) again, built with clang-19 under ASan + UBSan
 #   4. clang-format-19                                      check_cpp_format.sh
-#   5. Cortex-M85 cross-compile of core + Corstone-320 app  cross_compile_check.sh
+#   5. cross-compile of core + bare-metal app, Cortex-M85   cross_compile_check.sh
+#      (Corstone-320) and Cortex-M55 (Corstone-300)
 #   6. bounded libFuzzer run of the WAV reader               run_wav_fuzzer.sh
-# Stops at the first failure with a non-zero exit status. The Corstone-320
+# Stops at the first failure with a non-zero exit status. The Corstone
 # link and the FVP run need an ExecuTorch checkout and are not part of this.
 
 set -euo pipefail
@@ -34,7 +35,7 @@ programs).
 
   --fuzz-seconds N   length of the fuzzing run (default: ${fuzz_seconds})
   --skip-fuzz        no fuzzing
-  --skip-cross       no Cortex-M85 cross-compile check
+  --skip-cross       no Cortex-M85 / Cortex-M55 cross-compile check
   --skip-sanitizers  no ASan/UBSan run of the unit and model tests
   --build-dir DIR    host build tree (default: build/host)
   -h, --help         this text
@@ -117,7 +118,7 @@ step "4/6 clang-format"
 "${scripts}/check_cpp_format.sh"
 
 if [[ ${skip_cross} -eq 0 ]]; then
-  step "5/6 Cortex-M85 cross-compile check"
+  step "5/6 Cortex-M85 and Cortex-M55 cross-compile check"
   "${scripts}/cross_compile_check.sh"
 else
   step "5/6 cross-compile check skipped"

@@ -7,13 +7,13 @@
 # per test, dispatched by name like ExecuTorch's backends/arm/test/test_arm_*.sh:
 #
 #   backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_host
-#   backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_ethos_u
+#   backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_ethos_u [--target ethos-u55-128]
 #   backends/arm/test/test_arm_ootb.sh --help
 #
 # Exit status: 0 PASS; 1 FAIL (a step failed or a comparison is outside its
 # limits); 2 usage error; 77 NOT RUN: a prerequisite is missing (the Ethos-U
-# test without FVP_Corstone_SSE-320, the Arm GNU toolchain or an ExecuTorch
-# checkout). 77 is the "skipped" status of automake and meson; it is never 0,
+# test without the target's FVP, an Arm GNU toolchain for the board's CPU or an
+# ExecuTorch checkout). 77 is the "skipped" status of automake and meson; it is never 0,
 # so a CI job that expects the FVP run fails when it could not happen.
 
 set -Eeuo pipefail
@@ -23,6 +23,8 @@ example_dir="${repo_root}/examples/arm/silero_vad"
 scripts_dir="${repo_root}/backends/arm/scripts"
 # shellcheck source=../scripts/python_env.sh
 source "${scripts_dir}/python_env.sh"
+# shellcheck source=../../../examples/arm/silero_vad/runtime/baremetal/boards.sh
+source "${example_dir}/runtime/baremetal/boards.sh"
 
 EXIT_FAIL=1
 EXIT_USAGE=2
@@ -69,9 +71,14 @@ Options:
   --executorch-root DIR   Ethos-U test: ExecuTorch source checkout (default:
                           \$EXECUTORCH_ROOT), set up with examples/arm/setup.sh and
                           built with 'cmake --preset arm-baremetal' (see
-                          backends/arm/scripts/build_corstone320.sh --help)
-  --target T              Ethos-U test: ethos-u85-128 ... ethos-u85-2048
-                          (default: ${target}); the FVP gets the same MAC count
+                          backends/arm/scripts/build_baremetal.sh --help)
+  --target T              Ethos-U test: the NPU to export for and run on
+                          (default: ${target}): ethos-u55-32/64/128/256 and
+                          ethos-u65-256/512 on the Corstone-300 (Cortex-M55,
+                          FVP_Corstone_SSE-300_Ethos-U55 / -U65),
+                          ethos-u85-128/256/512/1024/2048 on the Corstone-320
+                          (Cortex-M85, FVP_Corstone_SSE-320); the FVP gets the
+                          same MAC count
   --fvp-timelimit S       Ethos-U test: FVP time limit per clip (default: ${fvp_timelimit})
   --fvp-max-abs X         Ethos-U test: limit against the reference (default:
                           ${FVP_MAX_ABS_VS_TWIN} against the device twin, ${FVP_MAX_ABS_VS_QUANTIZED} against the quantized
@@ -90,12 +97,15 @@ kernels round the float steps between quantize and dequantize differently from
 PyTorch, and the recurrent state carries that (up to about 2e-2 on the committed
 clips). Prints the runner's model step time per frame, pinned to one core.
 
-run_silero_vad_e2e_ethos_u: checks FVP_Corstone_SSE-320, the Arm GNU toolchain
-(Cortex-M85), the ExecuTorch checkout with its bare-metal build and the Ethos-U SDK
-first, and stops with exit 77 naming what is missing before anything long runs.
-Then exports for the NPU (run.sh --target T: program, device twin, references),
-builds the Corstone-320 image per clip (build_corstone320.sh), runs it on the FVP
-(run_fvp.sh) and compares the serial log with twin/<clip>.bin, the compiled graph on
+run_silero_vad_e2e_ethos_u: checks the target's FVP, an Arm GNU toolchain that
+knows the board's CPU (Cortex-M55 for the Corstone-300, Cortex-M85 for the
+Corstone-320), the ExecuTorch checkout with its bare-metal build and the Ethos-U SDK
+with the board's platform first, and stops with exit 77 naming what is missing before
+anything long runs. Then exports for the NPU (run.sh --target T, with the release's
+default system config and memory mode for T: program, device twin, references),
+builds the board's image per clip (build_baremetal.sh, which places the program,
+arena and fast scratch for the program's memory mode), runs it on the FVP
+(run_fvp.sh --target T) and compares the serial log with twin/<clip>.bin, the compiled graph on
 the TOSA reference model (limit ${FVP_MAX_ABS_VS_TWIN}: the same int graph, allowing a rounding
 difference at the CPU's quantize step carried by the state), or, when the export has
 no twin, with reference/<clip>.quantized.bin (limit ${FVP_MAX_ABS_VS_QUANTIZED}, twice the largest kernel
@@ -144,8 +154,8 @@ parse_options() {
     esac
   done
   [[ "${fvp_timelimit}" =~ ^[0-9]+$ ]] || ootb_usage_error "--fvp-timelimit needs whole seconds, got '${fvp_timelimit}'"
-  [[ "${target}" =~ ^ethos-u85-(128|256|512|1024|2048)$ ]] ||
-    ootb_usage_error "--target ${target}: the Corstone-320 has an Ethos-U85, use ethos-u85-128/256/512/1024/2048"
+  silero_vad_board_for_target "${target}" >/dev/null ||
+    ootb_usage_error "--target ${target}: not a target of the Corstone boards; use ${SILERO_VAD_TARGETS_HELP}"
   if [[ ${#validation_wavs[@]} -eq 0 ]]; then
     validation_wavs=("${example_dir}"/data/validation/*.wav)
   fi
@@ -291,9 +301,7 @@ run_silero_vad_e2e_host() { # export for the CPU, C++ host runner vs ExecuTorch'
   ootb_log "PASS (${#validation_wavs[@]} clip(s), $((SECONDS - start)) s; work dir ${dir})"
 }
 
-# Prints one line per missing prerequisite of the Corstone-320 / FVP run. Sources
-# ExecuTorch's setup_path.sh (toolchain and FVP on PATH) when the checkout has one.
-# Puts the toolchain and FVP that ExecuTorch's examples/arm/setup.sh installed on PATH.
+# Puts the toolchain and FVPs that ExecuTorch's examples/arm/setup.sh installed on PATH.
 source_arm_setup_path() {
   local setup_path
   for setup_path in "$1/examples/arm/arm-scratch/setup_path.sh" \
@@ -308,8 +316,14 @@ source_arm_setup_path() {
   done
 }
 
+# Prints one line per missing prerequisite of the --target's board image and FVP run
+# (the board's facts are loaded: silero_vad_load_board). Sources ExecuTorch's
+# setup_path.sh (toolchain and FVPs on PATH) when the checkout has one.
 ethos_u_missing_prerequisites() {
   local version="${executorch_version:-${SILERO_VAD_DEFAULT_EXECUTORCH}}"
+  local platform="${SILERO_VAD_BOARD_PLATFORM_TARGET}" cpu="${SILERO_VAD_BOARD_CPU}"
+  local fvp_name
+  fvp_name="$(board_fvp_binary "${target%-*}")"
   local setup="ExecuTorch's examples/arm/setup.sh (run in the checkout with --i-agree-to-the-contained-eula, then source examples/arm/arm-scratch/setup_path.sh)"
   local checkout_help="git clone https://github.com/pytorch/executorch && cd executorch && git checkout v${version} && git submodule update --init --recursive; then ${setup}"
   if [[ -z "${executorch_root}" ]]; then
@@ -318,38 +332,47 @@ ethos_u_missing_prerequisites() {
     echo "EXECUTORCH_ROOT=${executorch_root} is not an ExecuTorch source checkout (no runtime/executor/program.h). Get one: ${checkout_help}"
   else
     source_arm_setup_path "${executorch_root}"
-    if [[ ! -f "${executorch_root}/cmake-out-arm/lib/libexecutorch.a" ||
-      ! -f "${executorch_root}/cmake-out-arm/lib/libexecutorch_delegate_ethos_u.a" ]]; then
-      echo "ExecuTorch for bare metal is not built in ${executorch_root}/cmake-out-arm: in ${executorch_root} run cmake --preset arm-baremetal -DCMAKE_BUILD_TYPE=Release -B cmake-out-arm && cmake --build cmake-out-arm --target install -j\$(nproc)"
+    local et_build="${executorch_root}/cmake-out-arm"
+    if [[ ! -f "${et_build}/lib/libexecutorch.a" ||
+      ! -f "${et_build}/lib/libexecutorch_delegate_ethos_u.a" ]]; then
+      echo "ExecuTorch for bare metal is not built in ${et_build}: in ${executorch_root} run cmake --preset arm-baremetal -DCMAKE_BUILD_TYPE=Release -B cmake-out-arm && cmake --build cmake-out-arm --target install -j\$(nproc)"
+    else
+      local et_cpu
+      et_cpu="$(sed -n 's/^TARGET_CPU:[A-Z]*=//p' "${et_build}/CMakeCache.txt" 2>/dev/null | head -n 1 || true)"
+      if [[ -n "${et_cpu}" && "${et_cpu}" != "${cpu}" && "${et_cpu}" != "cortex-m55" ]]; then
+        echo "ExecuTorch in ${et_build} is built for ${et_cpu}, which the ${SILERO_VAD_BOARD_TITLE} cannot run: rebuild it with the toolchain file's default (cortex-m55) or -DTARGET_CPU=${cpu}"
+      fi
     fi
-    if [[ ! -d "${executorch_root}/examples/arm/arm-scratch/ethos-u/core_platform/targets/corstone-320" &&
-      ! -d "${executorch_root}/examples/arm/ethos-u-scratch/ethos-u/core_platform/targets/corstone-320" ]]; then
-      echo "Ethos-U SDK (core_platform, corstone-320 target) not found under ${executorch_root}/examples/arm/arm-scratch: ${setup} downloads it"
+    if [[ ! -d "${executorch_root}/examples/arm/arm-scratch/ethos-u/core_platform/targets/${platform}" &&
+      ! -d "${executorch_root}/examples/arm/ethos-u-scratch/ethos-u/core_platform/targets/${platform}" ]]; then
+      echo "Ethos-U SDK (core_platform, ${platform} target) not found under ${executorch_root}/examples/arm/arm-scratch: ${setup} downloads it"
     fi
   fi
 
-  local fvp="${FVP:-$(command -v FVP_Corstone_SSE-320 || true)}"
+  local fvp="${FVP:-$(command -v "${fvp_name}" || true)}"
   if [[ -z "${fvp}" || ! -x "${fvp}" ]]; then
     local where="not found on PATH"
     [[ -z "${FVP:-}" ]] || where="FVP=${FVP} is not an executable"
-    echo "FVP_Corstone_SSE-320: ${where}. ${setup} installs it; or install the Corstone-320 FVP from developer.arm.com (Arm Ecosystem FVPs) and put it on PATH or set FVP=/path/to/FVP_Corstone_SSE-320"
+    echo "${fvp_name} (the ${SILERO_VAD_BOARD_TITLE} FVP for ${target}): ${where}. ${setup} installs it; or install the ${SILERO_VAD_BOARD_TITLE} FVP from developer.arm.com (Arm Ecosystem FVPs) and put it on PATH or set FVP=/path/to/${fvp_name}"
   fi
 
   if ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     echo "Arm GNU toolchain: arm-none-eabi-gcc not found. ${setup} installs it; or get the Arm GNU Toolchain 13.3 or newer (arm-none-eabi) from developer.arm.com and put its bin/ on PATH"
-  elif ! echo "" | arm-none-eabi-gcc -mcpu=cortex-m85 -x c -c -o /dev/null - 2>/dev/null; then
-    echo "Arm GNU toolchain: $(command -v arm-none-eabi-gcc) ($(arm-none-eabi-gcc -dumpversion)) does not know -mcpu=cortex-m85 (Debian's gcc-arm-none-eabi is too old). ${setup} installs a newer one; or get the Arm GNU Toolchain 13.3 or newer from developer.arm.com and put its bin/ first on PATH"
+  elif ! echo "" | arm-none-eabi-gcc -mcpu="${cpu}" -x c -c -o /dev/null - 2>/dev/null; then
+    echo "Arm GNU toolchain: $(command -v arm-none-eabi-gcc) ($(arm-none-eabi-gcc -dumpversion)) does not know -mcpu=${cpu} (the ${SILERO_VAD_BOARD_TITLE} CPU; Debian's gcc-arm-none-eabi 12 knows cortex-m55, not cortex-m85). ${setup} installs a newer one; or get the Arm GNU Toolchain 13.3 or newer from developer.arm.com and put its bin/ first on PATH"
   fi
 }
 
-run_silero_vad_e2e_ethos_u() { # export for Ethos-U85, Corstone-320 image on the FVP vs the device twin
+run_silero_vad_e2e_ethos_u() { # export for --target, its Corstone image on the FVP vs the device twin
   current_test="${FUNCNAME[0]}"
   local start=${SECONDS}
-  local missing
+  local board missing
+  board="$(silero_vad_board_for_target "${target}")"
+  silero_vad_load_board "${board}"
   missing="$(ethos_u_missing_prerequisites)"
   if [[ -n "${missing}" ]]; then
     {
-      echo "${current_test}: NOT RUN: missing prerequisites for the Corstone-320 FVP run:"
+      echo "${current_test}: NOT RUN: missing prerequisites for the ${SILERO_VAD_BOARD_TITLE} (${SILERO_VAD_BOARD_CPU}) FVP run of ${target}:"
       echo "${missing}" | sed 's/^/  - /'
       echo "${current_test}: nothing was exported or built; exit ${EXIT_NOT_RUN} (not a PASS)"
     } >&2
@@ -357,12 +380,12 @@ run_silero_vad_e2e_ethos_u() { # export for Ethos-U85, Corstone-320 image on the
   fi
   # Same again in this shell: ethos_u_missing_prerequisites ran in a subshell.
   source_arm_setup_path "${executorch_root}"
-  local fvp="${FVP:-$(command -v FVP_Corstone_SSE-320)}"
-  local num_macs="${target##*-}"
-  local dir="${work_dir}/ethos_u"
+  local fvp="${FVP:-$(command -v "$(board_fvp_binary "${target%-*}")")}"
+  local dir="${work_dir}/ethos_u/${target}"
   local export_dir="${dir}/export"
   local pte="${export_dir}/silero_vad_${target}.pte"
-  local build_dir="${dir}/corstone320"
+  local build_dir="${dir}/${board//-/}"
+  local elf_name="${SILERO_VAD_BOARD_ELF}"
   mkdir -p "${export_dir}" "${dir}/fvp"
   activate_env
 
@@ -376,17 +399,21 @@ run_silero_vad_e2e_ethos_u() { # export for Ethos-U85, Corstone-320 image on the
     name="$(clip_name "${wav}")"
     clip_dir="${dir}/fvp/${name}"
     mkdir -p "${clip_dir}"
-    ootb_log "[2/3] clip ${index}/${#validation_wavs[@]} ${name}: Corstone-320 image ($((SECONDS - start)) s)"
-    if ! "${scripts_dir}/build_corstone320.sh" --executorch-root "${executorch_root}" \
-      --pte "${pte}" --wav "${wav}" --build-dir "${build_dir}" --npu-config "${target}" \
+    ootb_log "[2/3] clip ${index}/${#validation_wavs[@]} ${name}: ${SILERO_VAD_BOARD_TITLE} image ($((SECONDS - start)) s)"
+    # The export's report.json names the program and what it was compiled for.
+    if ! "${scripts_dir}/build_baremetal.sh" --executorch-root "${executorch_root}" \
+      --report "${export_dir}/report.json" --pte "${pte}" --wav "${wav}" --build-dir "${build_dir}" \
       >"${clip_dir}/build.log" 2>&1; then
       tail -n 30 "${clip_dir}/build.log" >&2
-      ootb_fail "${name}: build_corstone320.sh failed (log: ${clip_dir}/build.log)"
+      ootb_fail "${name}: build_baremetal.sh failed (log: ${clip_dir}/build.log)"
+    fi
+    if [[ ${index} -eq 1 ]]; then
+      grep -m1 'memory: ' "${clip_dir}/build.log" | sed "s/^.*memory: /${current_test}:   memory: /" || true
     fi
     ootb_log "[3/3] clip ${index}/${#validation_wavs[@]} ${name}: FVP run, time limit ${fvp_timelimit} s ($((SECONDS - start)) s)"
-    cp "${build_dir}/silero_vad_corstone320.elf" "${clip_dir}/"
-    if ! "${scripts_dir}/run_fvp.sh" --elf "${clip_dir}/silero_vad_corstone320.elf" --fvp "${fvp}" \
-      --num-macs "${num_macs}" --timelimit "${fvp_timelimit}" --log "${clip_dir}/fvp_uart.log" \
+    cp "${build_dir}/${elf_name}" "${clip_dir}/"
+    if ! "${scripts_dir}/run_fvp.sh" --elf "${clip_dir}/${elf_name}" --target "${target}" --fvp "${fvp}" \
+      --timelimit "${fvp_timelimit}" --log "${clip_dir}/fvp_uart.log" \
       >"${clip_dir}/run_fvp.out" 2>&1; then
       tail -n 20 "${clip_dir}/run_fvp.out" >&2
       failures+=("${name}: the FVP run did not finish with DONE (log: ${clip_dir}/fvp_uart.log)")
@@ -417,7 +444,7 @@ run_silero_vad_e2e_ethos_u() { # export for Ethos-U85, Corstone-320 image on the
     printf '%s\n' "${failures[@]/#/${current_test}: }" >&2
     ootb_fail "${#failures[@]} problem(s) on ${#validation_wavs[@]} clip(s) ($((SECONDS - start)) s; work dir ${dir})"
   fi
-  ootb_log "PASS (${#validation_wavs[@]} clip(s) on FVP_Corstone_SSE-320 U85-${num_macs}, $((SECONDS - start)) s; work dir ${dir})"
+  ootb_log "PASS (${#validation_wavs[@]} clip(s) on $(basename "${fvp}") ${target}, $((SECONDS - start)) s; work dir ${dir})"
 }
 
 # --- Dispatch ---

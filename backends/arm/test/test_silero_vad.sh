@@ -23,7 +23,7 @@ Without --executorch it tests every release that has a requirements/executorch-*
   A. the full suite on the default release (${SILERO_VAD_DEFAULT_EXECUTORCH}), in its venv:
      1. ruff (lint + format check)
      2. backends/arm/scripts/run_cpp_tests.sh: host build, CTest, ASan/UBSan unit tests,
-        clang-format, Cortex-M85 cross-compile, 60 s of WAV reader fuzzing
+        clang-format, Cortex-M85 and Cortex-M55 cross-compile, 60 s of WAV reader fuzzing
      3. pytest over backends/arm/test (reuses the host build of step 2)
   B. on each other release, in its own venv, what depends on the release:
      1. C++ host build against that release (build/host-executorch-VERSION) and CTest

@@ -5,7 +5,7 @@
 
 """The example's main job (run through ``examples/arm/silero_vad/run.sh``).
 
-export -> device twin -> accuracy -> report. Exports the stateful int8 Silero VAD for
+export -> device twin -> accuracy -> report. Exports the stateful quantized Silero VAD for
 Ethos-U (or the host CPU) from calibration clips; for Ethos-U targets runs the device
 twin (the compiled TOSA graph on the TOSA reference model, see
 ``runtime/device_twin.py``) on the validation clips; measures the twin against the

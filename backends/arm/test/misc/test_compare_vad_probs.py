@@ -186,3 +186,79 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit) as usage:
         main([str(log), str(reference), "--threshold", "1.5"])
     assert usage.value.code == 2
+
+
+def _edited_log(tmp_path: Path, edit) -> Path:
+    lines = _log_lines()
+    edit(lines)
+    return _log(tmp_path / "device.log", lines)
+
+
+def _insert_error(lines: list[bytes]) -> None:
+    lines.insert(3, b"ERROR model output at frame 3 is not finite")
+
+
+def _line_after_done(lines: list[bytes]) -> None:
+    done = next(i for i, line in enumerate(lines) if line.startswith(b"DONE"))
+    lines.insert(done + 1, b"PROB 0.192 0.100000 silence")
+
+
+def _done_counts_wrong(lines: list[bytes]) -> None:
+    # Every PROB line is intact (no frame-time error can fire first): only DONE lies.
+    done = next(i for i, line in enumerate(lines) if line.startswith(b"DONE"))
+    lines[done] = b"DONE frames=7 segments=0"
+
+
+def _no_prob_lines(lines: list[bytes]) -> None:
+    lines[:] = [b"DONE frames=0 segments=0", b"\x04"]
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (_insert_error, r"line 4: device reported ERROR model output at frame 3"),
+        (_line_after_done, r"line \d+: 'PROB 0.192 0.100000 silence' after DONE"),
+        (_done_counts_wrong, r"DONE says frames=7 segments=0, the log has 6 PROB and 0 SEGMENT"),
+        (_no_prob_lines, r"device\.log: no PROB lines \(0 frames\)"),
+    ],
+    ids=["device_error", "line_after_done", "done_counts_disagree", "no_prob_lines"],
+)
+def test_log_error_paths_name_the_file_and_line(tmp_path: Path, edit, message: str) -> None:
+    path = _edited_log(tmp_path, edit)
+    with pytest.raises(ComparisonError, match=message):
+        read_probabilities(path)
+
+
+def test_empty_bin_is_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "empty.bin"
+    path.write_bytes(b"")
+    with pytest.raises(ComparisonError, match=r"empty\.bin: empty \(0 frames\)"):
+        read_probabilities(path)
+
+
+def test_bin_holding_a_log_is_rejected(tmp_path: Path) -> None:
+    path = _log(tmp_path / "device.bin", _log_lines())
+    with pytest.raises(ComparisonError, match=r"device\.bin: looks like a serial log"):
+        read_probabilities(path)
+
+
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("--max-abs", "-0.1"),
+        ("--max-abs", "nan"),
+        ("--max-abs", "inf"),
+        ("--max-abs", "lots"),
+        ("--max-flips", "-1"),
+        ("--max-flips", "1.5"),
+        ("--mean-abs", "-1"),
+    ],
+)
+def test_cli_refuses_bad_limits(
+    tmp_path: Path, option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reference = _bin(tmp_path / "reference.bin", REFERENCE)
+    with pytest.raises(SystemExit) as usage:
+        main([str(reference), str(reference), option, value])
+    assert usage.value.code == 2
+    assert option in capsys.readouterr().err

@@ -19,7 +19,9 @@ from examples.arm.silero_vad.model_export.audio import (
     frame_samples,
     load_audio,
     load_streams,
+    wav_files,
 )
+from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_8K
 
 RATE = 16000
 
@@ -148,3 +150,24 @@ def test_each_file_stays_its_own_stream(tmp_path: Path) -> None:
 def test_no_files_is_an_error() -> None:
     with pytest.raises(AudioError, match="no audio files"):
         load_streams([])
+
+
+def test_folder_without_wav_files_is_named(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("no audio here")
+    with pytest.raises(AudioError, match=rf"{tmp_path.name}: no \.wav files"):
+        wav_files(tmp_path)
+
+
+def test_pcm_frames_are_the_int16_samples_and_floats_their_scaled_copy(tmp_path: Path) -> None:
+    path = _write(tmp_path / "tone.wav", _tone())
+    (stream,) = load_streams([path])
+    assert stream.frames.dtype == np.int16 and stream.frames.shape == (16, 576)
+    assert np.array_equal(stream.frames[1, 64:], stream.pcm[512:1024])
+    assert np.array_equal(stream.float_frames, stream.frames.astype(np.float32) / 32768)
+
+
+def test_8khz_streams_use_the_8khz_frame_geometry(tmp_path: Path) -> None:
+    path = _write(tmp_path / "tone8k.wav", _tone(rate=8000), rate=8000)
+    (stream,) = load_streams([path], GEOMETRY_8K)
+    assert stream.sample_rate == 8000 and stream.frames.shape == (16, 288)
+    assert np.array_equal(stream.frames[1, :32], stream.pcm[224:256])  # 32 context samples

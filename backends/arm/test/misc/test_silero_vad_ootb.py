@@ -109,9 +109,11 @@ def test_ootb_help_lists_tests() -> None:
     assert _ootb("run_no_such_test").returncode == 2
 
 
-def _passing_e2e(test: str, wav: Path, work_dir: Path) -> subprocess.CompletedProcess[str]:
+def _passing_e2e(
+    test: str, wav: Path, work_dir: Path, *options: str
+) -> subprocess.CompletedProcess[str]:
     """Runs an end-to-end OOTB test on one clip and checks it exits 0 and says PASS."""
-    result = _ootb(test, "--validation-wav", str(wav), "--work-dir", str(work_dir))
+    result = _ootb(test, "--validation-wav", str(wav), "--work-dir", str(work_dir), *options)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert f"{test}: PASS" in result.stdout, output
@@ -131,12 +133,12 @@ def test_ootb_host_runner_matches_program(validation_wavs: list[Path], tmp_path:
     assert np.abs(runner - program).max() <= 1e-4
 
 
-def _fvp_missing() -> str:
+def _fvp_missing(fvp_name: str = "FVP_Corstone_SSE-320") -> str:
     """What the real FVP run lacks, empty when it can run."""
     missing = []
-    fvp = os.environ.get("FVP") or shutil.which("FVP_Corstone_SSE-320")
+    fvp = os.environ.get("FVP") or shutil.which(fvp_name)
     if not (fvp and os.access(fvp, os.X_OK)):
-        missing.append("FVP_Corstone_SSE-320 not found (PATH or $FVP)")
+        missing.append(f"{fvp_name} not found (PATH or $FVP)")
     if not os.environ.get("EXECUTORCH_ROOT"):
         missing.append("EXECUTORCH_ROOT (ExecuTorch checkout with its arm-baremetal build) not set")
     return "; ".join(missing)
@@ -158,8 +160,100 @@ def test_ootb_ethos_u_stops_early_without_fvp_u85(tmp_path: Path) -> None:
     assert not (tmp_path / "ethos_u").exists()
 
 
+def _env_without_fvp_or_checkout() -> dict[str, str]:
+    """The environment with no ExecuTorch checkout, no $FVP and no FVP on PATH."""
+    env = {k: v for k, v in os.environ.items() if k not in ("EXECUTORCH_ROOT", "FVP")}
+    env["PATH"] = os.pathsep.join(
+        entry
+        for entry in env.get("PATH", "").split(os.pathsep)
+        if entry and not list(Path(entry).glob("FVP_Corstone_*"))
+    )
+    return env
+
+
+@pytest.mark.parametrize(
+    ("target", "fvp"),
+    [
+        ("ethos-u55-128", "FVP_Corstone_SSE-300_Ethos-U55"),
+        ("ethos-u65-256", "FVP_Corstone_SSE-300_Ethos-U65"),
+    ],
+)
+def test_ootb_ethos_u_stops_early_without_sse300_fvp(target: str, fvp: str, tmp_path: Path) -> None:
+    """Corstone-300 targets: exit 77 naming the SSE-300 FVP of the NPU, before exporting."""
+    start = time.monotonic()
+    result = _ootb(
+        "run_silero_vad_e2e_ethos_u",
+        "--target",
+        target,
+        "--work-dir",
+        str(tmp_path),
+        env=_env_without_fvp_or_checkout(),
+    )
+    assert result.returncode == EXIT_NOT_RUN, result.stdout + result.stderr
+    assert time.monotonic() - start < 30
+    message = result.stderr
+    assert (
+        "NOT RUN: missing prerequisites for the Corstone-300 (cortex-m55) FVP run of " + target
+    ) in message
+    assert f"{fvp} (the Corstone-300 FVP for {target}): not found on PATH" in message
+    assert "FVP_Corstone_SSE-320" not in message
+    assert "EXECUTORCH_ROOT" in message
+    assert "run_silero_vad_e2e_ethos_u: PASS" not in result.stdout + message
+    assert not (tmp_path / "ethos_u").exists()
+
+
+@pytest.mark.parametrize("target", ["ethos-u65-128", "ethos-u75-256", "ethos-u55", "cpu"])
+def test_ootb_ethos_u_rejects_unknown_target(target: str, tmp_path: Path) -> None:
+    result = _ootb(
+        "run_silero_vad_e2e_ethos_u",
+        "--target",
+        target,
+        "--work-dir",
+        str(tmp_path),
+        env=_env_without_fvp_or_checkout(),
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"--target {target}: not a target of the Corstone boards" in result.stderr
+    assert "ethos-u65-256/512" in result.stderr
+
+
+def test_ootb_help_names_every_board() -> None:
+    result = _ootb("--help")
+    assert result.returncode == 0, result.stderr
+    for name in (
+        "FVP_Corstone_SSE-300_Ethos-U55 / -U65",
+        "FVP_Corstone_SSE-320",
+        "ethos-u65-256/512",
+        "build_baremetal.sh",
+    ):
+        assert name in result.stdout, name
+
+
 @pytest.mark.fvp
 @pytest.mark.slow
 @pytest.mark.skipif(bool(_fvp_missing()), reason=_fvp_missing() or "FVP present")
 def test_ootb_ethos_u_fvp_matches_twin_u85(validation_wavs: list[Path], tmp_path: Path) -> None:
     _passing_e2e("run_silero_vad_e2e_ethos_u", validation_wavs[0], tmp_path)
+
+
+@pytest.mark.fvp
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param(
+            target,
+            marks=pytest.mark.skipif(
+                bool(_fvp_missing(fvp)), reason=_fvp_missing(fvp) or "FVP present"
+            ),
+        )
+        for target, fvp in (
+            ("ethos-u55-128", "FVP_Corstone_SSE-300_Ethos-U55"),
+            ("ethos-u65-256", "FVP_Corstone_SSE-300_Ethos-U65"),
+        )
+    ],
+)
+def test_ootb_ethos_u_fvp_matches_twin_sse300(
+    target: str, validation_wavs: list[Path], tmp_path: Path
+) -> None:
+    _passing_e2e("run_silero_vad_e2e_ethos_u", validation_wavs[0], tmp_path, "--target", target)

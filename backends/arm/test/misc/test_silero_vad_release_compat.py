@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from importlib.metadata import version
 
 import pytest
 import torch
@@ -26,7 +25,6 @@ from executorch.backends.arm._passes.decompose_lstm_pass import DecomposeLstmPas
 from backends.arm._passes.pass_provenance import created_by
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.calibration import calibrate_state_quantization
-from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
 from examples.arm.silero_vad.model_export.lowering import (
     make_compile_spec,
     quantize_silero_vad,
@@ -95,16 +93,3 @@ def test_silero_state_reader_is_restored_by_our_pass_u85(quantized_silero: dict)
     assert created_by(reader) == "PreserveMutableBuffersPass"
     writes = [u for u in reader.users if u.target is torch.ops.aten.copy_.default]
     assert len(writes) == 1 and len(reader.users) > 1  # read and written, not frozen
-
-
-def test_silero_program_ops_and_release_are_the_active_venvs_u85(
-    silero_u85_export: ExportResult,
-) -> None:
-    report = silero_u85_export.report
-    assert report["executorch_version"] == version("executorch")
-    assert report["portable_ops"] == {
-        "aten::copy_": 1,
-        "quantized_decomposed::dequantize_per_tensor.out": 1,
-        "quantized_decomposed::quantize_per_tensor.out": 1,
-    }
-    assert report["delegates"] == 1 and report["cpu_ops"] == 0

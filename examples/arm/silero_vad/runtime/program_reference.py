@@ -100,7 +100,7 @@ def read_cpu_program(path: Path) -> bytes:
     return data
 
 
-def _load_runtime():
+def load_runtime():
     # The quantize/dequantize kernels live in a separate library; registering them is a
     # side effect of this import.
     import executorch.kernels.quantized  # noqa: F401
@@ -127,7 +127,7 @@ def program_geometry(program, name: str) -> FrameGeometry:
     return geometry
 
 
-def _input_dtype(method, path: str, geometry: FrameGeometry) -> type:
+def program_input_dtype(method, path: str, geometry: FrameGeometry) -> type:
     """Checks ``forward``'s signature; returns the audio input's numpy dtype."""
     meta = method.metadata
     input_shape = (1, geometry.frame_samples)
@@ -161,7 +161,7 @@ def program_probabilities(
     """
     import torch
 
-    runtime = _load_runtime()
+    runtime = load_runtime()
     try:
         program = runtime.load_program(pte)
         geometry = program_geometry(program, name)
@@ -171,7 +171,7 @@ def program_probabilities(
             f"{name}: ExecuTorch cannot load method {METHOD!r} ({error}); a 'Missing "
             "operator' means the program needs a kernel the Python runtime lacks"
         ) from None
-    dtype = _input_dtype(method, name, geometry)
+    dtype = program_input_dtype(method, name, geometry)
     if isinstance(stream, AudioStream):
         if stream.geometry != geometry:
             raise ProgramReferenceError(
@@ -203,7 +203,7 @@ def run_program_reference(
     """Writes ``<output_dir>/<clip>.program.bin`` for every clip; returns them by clip name."""
     data = read_cpu_program(pte_path)
     try:
-        geometry = program_geometry(_load_runtime().load_program(data), str(pte_path))
+        geometry = program_geometry(load_runtime().load_program(data), str(pte_path))
     except RuntimeError as error:
         raise ProgramReferenceError(f"{pte_path}: cannot load the program ({error})") from None
     streams = []

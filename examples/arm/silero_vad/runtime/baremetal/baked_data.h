@@ -11,7 +11,7 @@
 // FVP, on an FPGA and on silicon, needs no host file system or debugger
 // connection, and runs at full simulation speed (semihosting traps to the
 // host on every access). The price is a rebuild per model or clip, which
-// build_corstone320.sh makes a one-liner.
+// build_baremetal.sh makes a one-liner.
 
 #pragma once
 
@@ -20,7 +20,7 @@
 
 extern "C" {
 // 16-byte aligned, in section "network_model_sec" (placed by the ExecuTorch
-// Corstone-320 linker script in DDR or SRAM according to the memory mode).
+// Corstone linker script in DDR or SRAM according to the memory mode).
 extern const uint8_t silero_vad_model_pte[];
 extern const size_t silero_vad_model_pte_size;
 // In section "input_data_sec" (DDR).

@@ -4,8 +4,9 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Silero VAD on the Corstone-320 (Cortex-M85 + Ethos-U85): the host runner's
-// loop on the baked-in clip and program, reporting over UART0.
+// Silero VAD on a Corstone board (Corstone-300: Cortex-M55 + Ethos-U55 or
+// Ethos-U65; Corstone-320: Cortex-M85 + Ethos-U85): the host runner's loop on
+// the baked-in clip and program, reporting over UART0.
 //
 //   baked WAV -> parse_wav -> run_vad(FrameAssembler -> VadModel ->
 //   SpeechSegmenter -> SerialReporter) -> UART0, ending with 0x04
@@ -32,7 +33,8 @@ using silero_vad::Status;
 
 // Bookkeeping and activations in DDR, next to the clip (the CPU and the
 // NPU's off-chip port reach it); the delegate's scratch in the tensor arena,
-// which the linker script puts in SRAM for Shared_Sram and Sram_Only.
+// which the linker script puts in SRAM or DDR as the program's memory mode
+// needs (memory_placement.cmake).
 alignas(16) __attribute__((section("input_data_sec"))) uint8_t
     g_method_pool[SILERO_VAD_METHOD_POOL_BYTES];
 alignas(64) __attribute__((section("input_data_sec"))) uint8_t
@@ -76,7 +78,7 @@ Status prepare(silero_vad::WavAudio* audio) {
 }  // namespace
 
 int main() {
-  silero_vad::corstone320::UartSink sink;
+  silero_vad::baremetal::UartSink sink;
   const silero_vad::SegmenterParams params = configured_params();
   silero_vad::SerialReporter reporter(sink, params.threshold);
 
@@ -84,11 +86,11 @@ int main() {
   const Status status = prepare(&audio);
   if (!status.ok()) {
     reporter.fail(status);
-    silero_vad::corstone320::halt();
+    silero_vad::baremetal::halt();
   }
   silero_vad::WavSampleSource source(audio);
   // Prints every line, then DONE or ERROR, then 0x04.
   (void)silero_vad::run_vad(
       source, g_model, params, reporter, nullptr, nullptr);
-  silero_vad::corstone320::halt();
+  silero_vad::baremetal::halt();
 }

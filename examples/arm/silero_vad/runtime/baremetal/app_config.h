@@ -4,8 +4,10 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Build-time settings of the Corstone-320 application, set from CMake
-// (-DSILERO_VAD_...=value). The defaults are silero-vad's.
+// Build-time settings of the bare-metal application, set from CMake
+// (-DSILERO_VAD_...=value). The segmentation defaults are silero-vad's; the
+// pool sizes come from the board (<board>/board.cmake) and the memory mode
+// (memory_placement.cmake), the values here are fallbacks.
 
 #pragma once
 
@@ -39,4 +41,9 @@
 #endif
 #ifndef SILERO_VAD_TEMP_POOL_BYTES
 #define SILERO_VAD_TEMP_POOL_BYTES (2 * 1024 * 1024)
+#endif
+// The NPU's fast scratch (Vela's cache region) in the Dedicated_Sram memory
+// modes; 0 in the others (npu_fast_scratch.cpp).
+#ifndef SILERO_VAD_FAST_SCRATCH_BYTES
+#define SILERO_VAD_FAST_SCRATCH_BYTES 0
 #endif

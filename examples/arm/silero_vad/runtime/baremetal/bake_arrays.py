@@ -1,7 +1,7 @@
 # Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
-"""Bake a .pte program and a .wav clip into C++ arrays for the Corstone-320 image.
+"""Bake a .pte program and a .wav clip into C++ arrays for the bare-metal image.
 
 Writes baked_model.cpp and baked_wav.cpp, defining the symbols declared in
 baked_data.h: the program 16-byte aligned in section "network_model_sec", the

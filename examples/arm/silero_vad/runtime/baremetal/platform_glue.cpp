@@ -17,7 +17,7 @@
 #endif
 
 namespace silero_vad {
-namespace corstone320 {
+namespace baremetal {
 
 void UartSink::write(const char* data, size_t size) {
   std::fwrite(data, 1, size, stdout);
@@ -33,7 +33,7 @@ void halt() {
   }
 }
 
-}  // namespace corstone320
+}  // namespace baremetal
 }  // namespace silero_vad
 
 // ExecuTorch platform layer overrides (its defaults are weak symbols).
@@ -74,7 +74,7 @@ void et_pal_abort(void) {
   std::fputs("ERROR ExecuTorch aborted (see the LOG lines above)\n", stdout);
   std::fputc(silero_vad::kEndOfTransmission, stdout);
   std::fflush(stdout);
-  silero_vad::corstone320::halt();
+  silero_vad::baremetal::halt();
 }
 
 }  // extern "C"

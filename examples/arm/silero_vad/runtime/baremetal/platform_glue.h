@@ -15,7 +15,7 @@
 #include "output_sink.h"
 
 namespace silero_vad {
-namespace corstone320 {
+namespace baremetal {
 
 // Protocol bytes to UART0 through the retargeted stdout.
 class UartSink final : public OutputSink {
@@ -29,5 +29,5 @@ class UartSink final : public OutputSink {
 // waits for interrupts forever.
 [[noreturn]] void halt();
 
-}  // namespace corstone320
+}  // namespace baremetal
 }  // namespace silero_vad

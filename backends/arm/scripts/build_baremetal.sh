@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+#
+# Builds the bare-metal image of an Ethos-U program with a clip baked in, for
+# the board that has the program's NPU: the Corstone-300 (Cortex-M55 +
+# Ethos-U55 or Ethos-U65) or the Corstone-320 (Cortex-M85 + Ethos-U85).
+# The target, Vela system config and memory mode are the ones the program was
+# compiled for (read from the program, checked against --report and the
+# options), and the image places the program, the arena and the NPU's fast
+# scratch where that memory mode needs them (refusing a mode the board cannot
+# place before anything slow). Needs what ExecuTorch's own Arm examples need,
+# and says which piece is missing and how to get it:
+#   - an ExecuTorch source checkout, set up with examples/arm/setup.sh (Arm GNU
+#     toolchain, Ethos-U SDK, FVPs) and built with `cmake --preset
+#     arm-baremetal` + `--target install`;
+#   - CMake >= 3.24 (the project venv's).
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
+
+executorch_root="${EXECUTORCH_ROOT:-}"
+et_build_dir=""
+ethos_sdk=""
+toolchain_file=""
+pte=""
+wav=""
+report=""
+target=""
+memory_mode=""
+system_config=""
+build_dir=""
+build_type="Release"
+print_plan=0
+extra=()
+
+usage() {
+  cat <<EOF
+Usage: $(basename "$0") (--pte MODEL.pte | --report report.json) --wav CLIP.wav
+                          --executorch-root DIR [options] [-- CMAKE_ARGS...]
+
+Builds build/<board>/silero_vad_<board>.elf (board: corstone300 for ethos-u55-*
+and ethos-u65-*, corstone320 for ethos-u85-*); run it with run_fvp.sh.
+
+  --pte FILE              program exported for an Ethos-U (e.g. the export's
+                          silero_vad_ethos-u65-256.pte)
+  --report FILE           the export's report.json: its program (when --pte is
+                          not given), target, system config and memory mode
+  --wav FILE              16 kHz mono 16-bit PCM clip to run
+  --executorch-root DIR   ExecuTorch source checkout (or \$EXECUTORCH_ROOT), at
+                          the release the .pte was exported with
+  --target T              Ethos-U target (${SILERO_VAD_TARGETS_HELP})
+  --memory-mode MODE      Vela memory mode (Shared_Sram, Sram_Only,
+                          Dedicated_Sram_384KB, ...)
+  --system-config NAME    Vela system config (e.g. Ethos_U55_High_End_Embedded)
+                          The program stores the three in its delegate's compile
+                          spec: they are read from it, and --report or these
+                          options must agree (the image must match the program).
+  --et-build-dir DIR      ExecuTorch install (default: <root>/cmake-out-arm)
+  --ethos-sdk DIR         Ethos-U SDK (default: <root>/examples/arm/arm-scratch/ethos-u)
+  --toolchain-file FILE   CMake toolchain (default: ExecuTorch's arm-none-eabi-gcc.cmake)
+  --build-dir DIR         build tree (default: build/<board>)
+  --build-type TYPE       CMake build type (default: Release)
+  --print-plan            print the board and where the program, arena and fast
+                          scratch go, then stop (needs no toolchain or checkout)
+  -h, --help              this text
+
+After --, arguments go to CMake, e.g. -DSILERO_VAD_THRESHOLD=0.55 or
+-DSILERO_VAD_TEMP_POOL_BYTES=0x100000 (see runtime/baremetal/app_config.h).
+
+Memory modes (runtime/README.md has the table): Shared_Sram puts the program in
+DDR and the arena in SRAM; Sram_Only both in SRAM; Dedicated_Sram* both in DDR
+and the NPU's fast scratch (cache) in SRAM. A mode the board cannot place (the
+Ethos-U55 has no cache; a program and arena larger than the SRAM) is refused.
+
+Preparing ExecuTorch (once):
+  git clone https://github.com/pytorch/executorch && cd executorch
+  git checkout v1.4.1 && git submodule update --init --recursive
+  ./examples/arm/setup.sh --i-agree-to-the-contained-eula
+  source examples/arm/arm-scratch/setup_path.sh
+  cmake --preset arm-baremetal -DCMAKE_BUILD_TYPE=Release -B cmake-out-arm
+  cmake --build cmake-out-arm --target install -j\$(nproc)
+(ExecuTorch's toolchain file builds for the Cortex-M55 by default, which runs on
+both boards.)
+EOF
+}
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --executorch-root) executorch_root="${2:?--executorch-root needs a value}"; shift 2 ;;
+    --et-build-dir) et_build_dir="${2:?--et-build-dir needs a value}"; shift 2 ;;
+    --ethos-sdk) ethos_sdk="${2:?--ethos-sdk needs a value}"; shift 2 ;;
+    --toolchain-file) toolchain_file="${2:?--toolchain-file needs a value}"; shift 2 ;;
+    --pte) pte="${2:?--pte needs a value}"; shift 2 ;;
+    --wav) wav="${2:?--wav needs a value}"; shift 2 ;;
+    --report) report="${2:?--report needs a value}"; shift 2 ;;
+    --target) target="${2:?--target needs a value}"; shift 2 ;;
+    --memory-mode) memory_mode="${2:?--memory-mode needs a value}"; shift 2 ;;
+    --system-config) system_config="${2:?--system-config needs a value}"; shift 2 ;;
+    --build-dir) build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
+    --build-type) build_type="${2:?--build-type needs a value}"; shift 2 ;;
+    --print-plan) print_plan=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; extra=("$@"); break ;;
+    *) usage >&2; cpp_die "unknown argument $1" ;;
+  esac
+done
+
+# --- The program and what it was compiled for ---
+report_target="" report_system_config="" report_memory_mode="" report_pte="" npu_sram_bytes=""
+if [[ -n "${report}" ]]; then
+  [[ -f "${report}" ]] || cpp_die "--report: '${report}' is not a file"
+  report_fields="$(python3 - "${report}" <<'PY'
+import json, sys
+try:
+    report = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as error:
+    sys.exit(f"cannot read {sys.argv[1]}: {error}")
+sram_kib = (report.get("vela") or {}).get("sram_kib")
+for value in (
+    report.get("target"),
+    report.get("system_config"),
+    report.get("memory_mode"),
+    report.get("pte"),
+    None if sram_kib is None else round(float(sram_kib) * 1024),
+):
+    print("" if value is None else value)
+PY
+)" || cpp_die "--report: ${report} is not a readable report.json"
+  mapfile -t fields <<<"${report_fields}"
+  report_target="${fields[0]:-}"
+  report_system_config="${fields[1]:-}"
+  report_memory_mode="${fields[2]:-}"
+  report_pte="${fields[3]:-}"
+  npu_sram_bytes="${fields[4]:-}"
+  if [[ -z "${pte}" && -n "${report_pte}" ]]; then
+    pte="$(dirname "${report}")/${report_pte}"
+  fi
+fi
+[[ -n "${pte}" ]] || cpp_die "no program: pass --pte MODEL.pte or --report report.json (see --help)"
+[[ -f "${pte}" ]] || cpp_die "--pte: '${pte}' is not a file (export one for an Ethos-U target first)"
+pte="$(realpath "${pte}")"
+
+# program_flag NAME: the value of Vela's --NAME in the program's compile spec
+# (its delegates' "compile_flags"), empty if absent; fails if delegates differ.
+program_flag() {
+  local values
+  values="$(grep -aoE -- "--$1=[A-Za-z0-9_.-]+" "${pte}" | sed "s/^--$1=//" | sort -u || true)"
+  if [[ $(printf '%s' "${values}" | grep -c .) -gt 1 ]]; then
+    cpp_die "${pte}: its delegates were compiled with different --$1 values: $(echo "${values}" | tr '\n' ' ')"
+  fi
+  echo "${values}"
+}
+program_target="$(program_flag accelerator-config)"
+program_system_config="$(program_flag system-config)"
+program_memory_mode="$(program_flag memory-mode)"
+if [[ -z "${program_target}${program_system_config}${program_memory_mode}" ]]; then
+  cpp_log "${pte} stores no Vela compile flags (not an Ethos-U program?); using --report and the options"
+fi
+
+# agree WHAT OPTION PROGRAM_VALUE REPORT_VALUE OPTION_VALUE: the value the
+# sources agree on; stops when two differ or none has one.
+agree() {
+  local what="$1" option="$2" from_program="$3" from_report="$4" from_option="$5"
+  local value="${from_program:-${from_report:-${from_option}}}"
+  [[ -n "${value}" ]] || cpp_die "the ${what} is unknown: the program does not store it; pass ${option} (or --report)"
+  if [[ -n "${from_report}" && "${from_report}" != "${value}" ]]; then
+    cpp_die "the ${what} of ${pte} is ${value}, but ${report} says ${from_report}: the report belongs to another export"
+  fi
+  if [[ -n "${from_option}" && "${from_option}" != "${value}" ]]; then
+    cpp_die "${option} ${from_option}, but ${pte} was compiled for ${value}: an image must use the program's ${what}; export again for ${from_option} (run.sh ${option} ${from_option})"
+  fi
+  echo "${value}"
+}
+target="$(agree "target" --target "${program_target}" "${report_target}" "${target}")"
+system_config="$(agree "Vela system config" --system-config "${program_system_config}" "${report_system_config}" "${system_config}")"
+memory_mode="$(agree "Vela memory mode" --memory-mode "${program_memory_mode}" "${report_memory_mode}" "${memory_mode}")"
+
+board="$(silero_vad_board_for_target "${target}")" ||
+  cpp_die "target ${target} runs on no board here: ${SILERO_VAD_TARGETS_HELP}"
+silero_vad_load_board "${board}"
+board_id="${board//-/}"
+build_dir="${build_dir:-${CPP_REPO_ROOT}/build/${board_id}}"
+
+# --- Memory placement, decided like the build does (before anything slow) ---
+cpp_activate_venv
+plan_args=(-DSILERO_VAD_BOARD="${board}" -DETHOSU_TARGET_NPU_CONFIG="${target}"
+  -DMEMORY_MODE="${memory_mode}" -DSILERO_VAD_PTE="${pte}")
+[[ -z "${npu_sram_bytes}" ]] || plan_args+=(-DSILERO_VAD_NPU_SRAM_BYTES="${npu_sram_bytes}")
+for arg in "${extra[@]}"; do
+  [[ "${arg}" != -DSILERO_VAD_TEMP_POOL_BYTES=* ]] || plan_args+=("${arg}")
+done
+plan_status=0
+plan_output="$(cmake "${plan_args[@]}" -P "${CPP_RUNTIME_DIR}/baremetal/plan_memory.cmake" 2>&1)" ||
+  plan_status=$?
+# CMake's "CMake Error/Warning at FILE:LINE (message):" blocks, as one line each.
+cmake_messages() {
+  echo "${plan_output}" | awk -v kind="$1" '
+    function flush() { if (on) { gsub(/ +/, " ", text); sub(/^ /, "", text); print text; on = 0 } }
+    /^Call Stack/ || /^CMake / || /^-- / { flush() }
+    $0 ~ "^CMake " kind { on = 1; text = ""; next }
+    on { text = text " " $0 }
+    END { flush() }'
+}
+while IFS= read -r warning; do
+  [[ -z "${warning}" ]] || cpp_log "WARNING ${warning}"
+done < <(cmake_messages Warning)
+if [[ ${plan_status} -ne 0 ]]; then
+  cpp_die "$(cmake_messages Error | head -n 1)"
+fi
+plan="$(echo "${plan_output}" | sed -n 's/^-- //p' | tail -n 1)"
+cpp_log "${target} on the ${SILERO_VAD_BOARD_TITLE} (${SILERO_VAD_BOARD_CPU}), ${system_config}"
+cpp_log "memory: ${plan}"
+if [[ ${print_plan} -eq 1 ]]; then
+  exit 0
+fi
+
+# --- The clip ---
+[[ -n "${wav}" && -f "${wav}" ]] || cpp_die "--wav: '${wav}' is not a file"
+wav="$(realpath "${wav}")"
+
+# --- ExecuTorch checkout ---
+setup_hint="run examples/arm/setup.sh in your ExecuTorch checkout (see --help)"
+[[ -n "${executorch_root}" ]] ||
+  cpp_die "no ExecuTorch checkout: pass --executorch-root DIR or set EXECUTORCH_ROOT (see --help for how to prepare one)"
+[[ -f "${executorch_root}/runtime/executor/program.h" ]] ||
+  cpp_die "${executorch_root} is not an ExecuTorch source checkout (no runtime/executor/program.h)"
+executorch_root="$(realpath "${executorch_root}")"
+
+# --- Arm GNU toolchain that knows the board's CPU ---
+cpu="${SILERO_VAD_BOARD_CPU}"
+knows_cpu() {
+  command -v arm-none-eabi-gcc >/dev/null 2>&1 &&
+    echo "" | arm-none-eabi-gcc -mcpu="${cpu}" -x c -c -o /dev/null - 2>/dev/null
+}
+if ! knows_cpu; then
+  for setup_path in "${executorch_root}/examples/arm/arm-scratch/setup_path.sh" \
+    "${executorch_root}/examples/arm/ethos-u-scratch/setup_path.sh"; do
+    if [[ -f "${setup_path}" ]]; then
+      cpp_log "sourcing ${setup_path}"
+      set +u
+      # shellcheck disable=SC1090
+      source "${setup_path}"
+      set -u
+      break
+    fi
+  done
+fi
+command -v arm-none-eabi-gcc >/dev/null 2>&1 ||
+  cpp_die "arm-none-eabi-gcc not found: ${setup_hint}, or install the Arm GNU Toolchain (13.3 or newer) from developer.arm.com and put its bin/ on PATH"
+knows_cpu ||
+  cpp_die "$(command -v arm-none-eabi-gcc) ($(arm-none-eabi-gcc -dumpversion)) does not know -mcpu=${cpu} (the ${SILERO_VAD_BOARD_TITLE} CPU): use the Arm GNU Toolchain 13.3 or newer (${setup_hint})"
+
+# --- Toolchain file, ExecuTorch build, Ethos-U SDK ---
+if [[ -z "${toolchain_file}" ]]; then
+  for candidate in "${executorch_root}/examples/arm/ethos-u-setup/arm-none-eabi-gcc.cmake" \
+    "${executorch_root}/backends/arm/cmake/arm-none-eabi-gcc.cmake"; do
+    [[ -f "${candidate}" ]] && { toolchain_file="${candidate}"; break; }
+  done
+fi
+[[ -n "${toolchain_file}" && -f "${toolchain_file}" ]] ||
+  cpp_die "no arm-none-eabi-gcc.cmake toolchain file in ${executorch_root}; pass --toolchain-file FILE"
+
+et_build_dir="${et_build_dir:-${executorch_root}/cmake-out-arm}"
+if [[ ! -f "${et_build_dir}/lib/libexecutorch.a" || ! -f "${et_build_dir}/lib/libexecutorch_delegate_ethos_u.a" ]]; then
+  cpp_die "ExecuTorch for bare metal is not built in ${et_build_dir}. In ${executorch_root}, run:
+  cmake --preset arm-baremetal -DCMAKE_BUILD_TYPE=Release -B cmake-out-arm
+  cmake --build cmake-out-arm --target install -j\$(nproc)
+(or pass --et-build-dir DIR if it is installed elsewhere)"
+fi
+# Libraries built for the Cortex-M55 (the toolchain file's default) run on both
+# boards; built for the Cortex-M85, not on the Corstone-300.
+et_cpu="$(sed -n 's/^TARGET_CPU:[A-Z]*=//p' "${et_build_dir}/CMakeCache.txt" 2>/dev/null | head -n 1 || true)"
+if [[ -n "${et_cpu}" && "${et_cpu}" != "${cpu}" && "${et_cpu}" != "cortex-m55" ]]; then
+  cpp_die "ExecuTorch in ${et_build_dir} was built for ${et_cpu}, which the ${SILERO_VAD_BOARD_TITLE} cannot run: build it for ${cpu} (cmake --preset arm-baremetal -DTARGET_CPU=${cpu} -B cmake-out-arm-${cpu}, --target install) and pass --et-build-dir"
+fi
+
+if [[ -z "${ethos_sdk}" ]]; then
+  for candidate in "${executorch_root}/examples/arm/arm-scratch/ethos-u" \
+    "${executorch_root}/examples/arm/ethos-u-scratch/ethos-u"; do
+    [[ -d "${candidate}/core_platform" ]] && { ethos_sdk="${candidate}"; break; }
+  done
+fi
+[[ -n "${ethos_sdk}" && -d "${ethos_sdk}/core_platform/targets/${SILERO_VAD_BOARD_PLATFORM_TARGET}" ]] ||
+  cpp_die "Ethos-U SDK (core_platform with the ${SILERO_VAD_BOARD_PLATFORM_TARGET} target) not found: ${setup_hint}, or pass --ethos-sdk DIR"
+
+cpp_log "configuring ${build_dir}"
+cmake_args=(-S "${CPP_RUNTIME_DIR}/baremetal" -B "${build_dir}"
+  -DCMAKE_TOOLCHAIN_FILE="${toolchain_file}"
+  -DCMAKE_BUILD_TYPE="${build_type}"
+  -DSILERO_VAD_BOARD="${board}"
+  -DTARGET_CPU="${cpu}"
+  -DETHOSU_TARGET_NPU_CONFIG="${target}"
+  -DSYSTEM_CONFIG="${system_config}"
+  -DMEMORY_MODE="${memory_mode}"
+  -DSILERO_VAD_NPU_SRAM_BYTES="${npu_sram_bytes}"
+  -DEXECUTORCH_ROOT="${executorch_root}"
+  -DET_BUILD_DIR="${et_build_dir}"
+  -DETHOS_SDK_PATH="${ethos_sdk}"
+  -DPython3_EXECUTABLE="$(command -v python)"
+  -DSILERO_VAD_PTE="${pte}"
+  -DSILERO_VAD_WAV="${wav}")
+cmake "${cmake_args[@]}" "${extra[@]}" || cpp_die "CMake configure failed (see above)"
+cpp_log "building"
+cmake --build "${build_dir}" -j "$(cpp_jobs)" || cpp_die "build failed (see above)"
+elf="${build_dir}/${SILERO_VAD_BOARD_ELF}"
+[[ -f "${elf}" ]] || cpp_die "no ${elf} after the build"
+# run_fvp.sh reads the target next to the image to pick the FVP and its MACs.
+echo "${target}" >"${elf%.elf}.target"
+arm-none-eabi-size "${elf}" >&2 || true
+cpp_log "image: ${elf} (${target}; run: backends/arm/scripts/run_fvp.sh --elf ${elf})"

@@ -1,0 +1,20 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+# Corstone-300 (SSE-300): Cortex-M55 with an Ethos-U55 or an Ethos-U65.
+# Included by ../CMakeLists.txt (before project(), so TARGET_CPU reaches the
+# toolchain file) and by ../plan_memory.cmake.
+
+set(SILERO_VAD_BOARD_CPU cortex-m55)
+set(SILERO_VAD_BOARD_NPUS ethos-u55 ethos-u65)
+# Ethos-U SDK: core_platform/targets/<this> gives ethosu_target_init.
+set(SILERO_VAD_BOARD_PLATFORM_TARGET corstone-300)
+# ExecuTorch's linker script for the board, and where releases keep it.
+set(SILERO_VAD_BOARD_LINKER_SCRIPT Corstone-300.ld)
+# SRAM behind the NPU's AXI0 port: 2 MiB at 0x31000000 (ExecuTorch's
+# Corstone-300.ld). Code runs from ITCM, data from DTCM, DDR at 0x70000000.
+set(SILERO_VAD_BOARD_SRAM_BYTES 0x200000)
+# Temporary pool (kernel scratch and the Ethos-U delegate's Vela arena): 1 MiB,
+# so that with Sram_Only the program (about 0.3 MiB) fits in SRAM beside it.
+set(SILERO_VAD_BOARD_TEMP_POOL_BYTES 0x100000)

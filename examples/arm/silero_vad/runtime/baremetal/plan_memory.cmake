@@ -1,0 +1,43 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+# Prints where the image would put the program, the arena and the fast
+# scratch, or stops saying why the board cannot place the memory mode. The
+# same decision as the build (memory_placement.cmake), without a toolchain or
+# an ExecuTorch checkout, so build_baremetal.sh can refuse early:
+#
+#   cmake -DSILERO_VAD_BOARD=corstone-300 -DETHOSU_TARGET_NPU_CONFIG=ethos-u65-256 \
+#     -DMEMORY_MODE=Dedicated_Sram_384KB -DSILERO_VAD_PTE=model.pte \
+#     [-DSILERO_VAD_TEMP_POOL_BYTES=N] [-DSILERO_VAD_NPU_SRAM_BYTES=N] \
+#     -P examples/arm/silero_vad/runtime/baremetal/plan_memory.cmake
+
+cmake_minimum_required(VERSION 3.20)
+include("${CMAKE_CURRENT_LIST_DIR}/boards.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/memory_placement.cmake")
+
+foreach(_required SILERO_VAD_BOARD ETHOSU_TARGET_NPU_CONFIG MEMORY_MODE
+                  SILERO_VAD_PTE
+)
+  if("${${_required}}" STREQUAL "")
+    message(FATAL_ERROR "plan_memory.cmake: pass -D${_required}=...")
+  endif()
+endforeach()
+if(NOT EXISTS "${SILERO_VAD_PTE}")
+  message(FATAL_ERROR "plan_memory.cmake: no program ${SILERO_VAD_PTE}")
+endif()
+silero_vad_load_board("${SILERO_VAD_BOARD}" "${ETHOSU_TARGET_NPU_CONFIG}")
+if("${SILERO_VAD_TEMP_POOL_BYTES}" STREQUAL "")
+  set(SILERO_VAD_TEMP_POOL_BYTES ${SILERO_VAD_BOARD_TEMP_POOL_BYTES})
+endif()
+file(SIZE "${SILERO_VAD_PTE}" _program_bytes)
+silero_vad_plan_memory(
+  BOARD ${SILERO_VAD_BOARD}
+  SRAM_BYTES ${SILERO_VAD_BOARD_SRAM_BYTES}
+  NPU ${SILERO_VAD_NPU}
+  MEMORY_MODE ${MEMORY_MODE}
+  PROGRAM_BYTES ${_program_bytes}
+  TEMP_POOL_BYTES ${SILERO_VAD_TEMP_POOL_BYTES}
+  NPU_SRAM_BYTES ${SILERO_VAD_NPU_SRAM_BYTES}
+)
+message(STATUS "${SILERO_VAD_MEMORY_PLAN}")

@@ -1,0 +1,175 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""Silero VAD as a Python stream processor over the exported program, for Linux-class hosts.
+
+``StreamingVad`` loads a CPU ``.pte`` (``run.sh --target cpu``) into ExecuTorch's Python
+runtime and takes 16-bit PCM in chunks of any length, as a sound card or a socket delivers
+it. It keeps what the C++ runtime keeps: the context samples between frames (the frame
+assembler) and the model-owned recurrent state (inside the loaded program), and runs the
+same online segmenter, so its probabilities and segments are the C++ runner's for the
+same program and audio::
+
+    from examples.arm.silero_vad.runtime.streaming_vad import StreamingVad
+
+    vad = StreamingVad("out/cpu/silero_vad_cpu.pte")       # 16 or 8 kHz: from the program
+    for chunk in microphone_chunks():                       # int16 numpy arrays or S16_LE bytes
+        update = vad.process(chunk)
+        for segment in update.segments:
+            print(f"speech {segment.start_s:.2f}-{segment.end_s:.2f} s")
+    for segment in vad.finish().segments:                   # end of stream: pad, close
+        print(f"speech {segment.start_s:.2f}-{segment.end_s:.2f} s")
+    vad.reset()                                             # a new, unrelated stream
+
+``update.probabilities`` holds one value per frame completed by the chunk (32 ms each).
+Segments are silero-vad's ``get_speech_timestamps`` segments (same parameters), emitted as
+soon as they are final: the serial protocol's ``SEGMENT`` lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry
+from examples.arm.silero_vad.runtime.program_reference import (
+    METHOD,
+    ProgramReferenceError,
+    load_runtime,
+    program_geometry,
+    program_input_dtype,
+    read_cpu_program,
+)
+from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, SpeechSegmenter
+
+
+@dataclass(frozen=True)
+class SpeechSegment:
+    """One speech segment, in samples of the stream (end exclusive) and in seconds."""
+
+    start: int
+    end: int
+    sample_rate: int
+
+    @property
+    def start_s(self) -> float:
+        return self.start / self.sample_rate
+
+    @property
+    def end_s(self) -> float:
+        return self.end / self.sample_rate
+
+
+@dataclass
+class StreamUpdate:
+    """What one call produced: the probabilities of the frames it completed (in order,
+    starting at frame ``first_frame``) and the segments that became final."""
+
+    first_frame: int
+    probabilities: np.ndarray
+    segments: list[SpeechSegment] = field(default_factory=list)
+
+
+class StreamingVad:
+    """Feeds PCM chunks through a Silero VAD program, one 32 ms frame at a time."""
+
+    def __init__(self, pte: str | Path, config: SegmenterConfig | None = None) -> None:
+        self.path = Path(pte)
+        self.config = config or SegmenterConfig()
+        self._program_bytes = read_cpu_program(self.path)
+        self._runtime = load_runtime()
+        self.geometry: FrameGeometry = program_geometry(
+            self._runtime.load_program(self._program_bytes), str(self.path)
+        )
+        self.reset()
+
+    @property
+    def sample_rate(self) -> int:
+        return self.geometry.sample_rate
+
+    def reset(self) -> None:
+        """Starts a new stream: zero context, the program's initial state, a new segmenter."""
+        program = self._runtime.load_program(self._program_bytes)
+        try:
+            self._method = program.load_method(METHOD)
+        except RuntimeError as error:
+            raise ProgramReferenceError(f"{self.path}: cannot load {METHOD!r} ({error})") from None
+        self._dtype = program_input_dtype(self._method, str(self.path), self.geometry)
+        g = self.geometry
+        self._frame = np.zeros(g.frame_samples, dtype=np.int16)  # context, then new samples
+        self._filled = 0  # new samples in the frame so far
+        self._frames = 0
+        self._samples = 0
+        self._segmenter = SpeechSegmenter(self.config, g.sample_rate)
+        self._finished = False
+
+    def process(self, pcm: np.ndarray | bytes) -> StreamUpdate:
+        """Consumes a chunk of mono int16 PCM (an array, or little-endian bytes)."""
+        if self._finished:
+            raise RuntimeError("the stream has ended (finish() was called): reset() first")
+        samples = _as_pcm16(pcm)
+        update = StreamUpdate(self._frames, np.empty(0, dtype=np.float32))
+        probabilities = []
+        context, hop = self.geometry.context_samples, self.geometry.hop_samples
+        position = 0
+        while position < samples.size:
+            take = min(hop - self._filled, samples.size - position)
+            start = context + self._filled
+            self._frame[start : start + take] = samples[position : position + take]
+            self._filled += take
+            position += take
+            if self._filled == hop:
+                probabilities.append(self._run_frame(update))
+        self._samples += samples.size
+        update.probabilities = np.asarray(probabilities, dtype=np.float32)
+        return update
+
+    def finish(self) -> StreamUpdate:
+        """Ends the stream: runs the zero-padded last frame, closes the open segment."""
+        if self._finished:
+            raise RuntimeError("finish() was already called: reset() first")
+        update = StreamUpdate(self._frames, np.empty(0, dtype=np.float32))
+        if self._filled:
+            context = self.geometry.context_samples
+            self._frame[context + self._filled :] = 0
+            update.probabilities = np.asarray([self._run_frame(update)], dtype=np.float32)
+        self._add_segments(update, self._segmenter.finish(self._samples))
+        self._finished = True
+        return update
+
+    def _run_frame(self, update: StreamUpdate) -> float:
+        import torch
+
+        frame = self._frame[None, :]
+        if self._dtype is np.float32:
+            frame = frame.astype(np.float32) / 32768.0
+        (output,) = self._method.execute([torch.from_numpy(np.ascontiguousarray(frame))])
+        probability = float(output.reshape(-1)[0])
+        if not np.isfinite(probability):
+            raise RuntimeError(f"{self.path}: frame {self._frames}: output {probability}")
+        self._add_segments(update, self._segmenter.push(probability))
+        self._frames += 1
+        # The last context samples of this frame start the next one.
+        context = self.geometry.context_samples
+        self._frame[:context] = self._frame[-context:]
+        self._filled = 0
+        return probability
+
+    def _add_segments(self, update: StreamUpdate, segments: list[tuple[int, int]]) -> None:
+        rate = self.geometry.sample_rate
+        update.segments.extend(SpeechSegment(start, end, rate) for start, end in segments)
+
+
+def _as_pcm16(pcm: np.ndarray | bytes) -> np.ndarray:
+    if isinstance(pcm, (bytes, bytearray, memoryview)):
+        if len(pcm) % 2:
+            raise ValueError(f"{len(pcm)} bytes of S16_LE PCM: not a whole number of samples")
+        return np.frombuffer(pcm, dtype="<i2")
+    samples = np.asarray(pcm)
+    if samples.dtype != np.int16 or samples.ndim != 1:
+        raise ValueError(f"PCM must be a 1-D int16 array, got {samples.dtype} {samples.shape}")
+    return samples
