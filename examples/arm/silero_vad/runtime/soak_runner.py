@@ -165,12 +165,12 @@ def program_sample_rate(model: Path) -> int:
     """The sample rate the program declares in its metadata (ExecuTorch's Python runtime)."""
     from examples.arm.silero_vad.runtime.program_reference import (
         ProgramReferenceError,
-        _load_runtime,
+        load_runtime,
         program_geometry,
     )
 
     try:
-        program = _load_runtime().load_program(model.read_bytes())
+        program = load_runtime().load_program(model.read_bytes())
         return program_geometry(program, str(model)).sample_rate
     except (OSError, RuntimeError, ProgramReferenceError) as error:
         raise SoakError(f"{model}: cannot read the program's sample rate ({error})") from None
