@@ -300,6 +300,14 @@ int main(int argc, char** argv) {
     usage = Status::Error(ErrorCode::kInvalidArgument,
                           "--model and --wav are required (see --help)");
   }
+  // A terminal on standard input means the pipe was forgotten: say so
+  // instead of waiting for a WAV header to be typed.
+  if (usage.ok() && std::strcmp(wav_path, "-") == 0 && isatty(STDIN_FILENO)) {
+    usage = Status::Error(ErrorCode::kInvalidArgument,
+                          "--wav -: standard input is a terminal; pipe a WAV "
+                          "stream into it (e.g. arecord -f S16_LE -r 16000 -c "
+                          "1 | silero_vad_runner ... --wav -)");
+  }
   silero_vad::SerialReporter reporter(sink, params.threshold);
   if (!usage.ok()) {
     return fail(reporter, usage, kExitUsage);

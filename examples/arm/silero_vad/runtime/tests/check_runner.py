@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import pty
 import select
 import subprocess
 import sys
@@ -310,6 +311,20 @@ def check_stream(runner: Path, data: Path, models: Path) -> int:
             expect_error(from_stream, stream, 1, what)
         checks += 1
 
+    # A terminal on standard input: a usage error, not a wait for input.
+    leader, follower = pty.openpty()
+    try:
+        tty = subprocess.run(
+            [str(runner), "--model", model, "--wav", "-"],
+            stdin=follower,
+            capture_output=True,
+            check=False,
+            timeout=120,
+        )
+    finally:
+        os.close(leader)
+        os.close(follower)
+    expect_error(tty, "--wav -: standard input is a terminal; pipe a WAV stream", 2, "tty")
     empty = run(runner, "--model", model, "--wav", "-", stdin=b"")
     expect_error(
         empty, "too short for a RIFF/WAVE header: 0 bytes, need at least 12", 1, "empty stdin"
@@ -332,7 +347,7 @@ def check_stream(runner: Path, data: Path, models: Path) -> int:
     check_live_stream(
         runner, models / "toy_state.pte", (data / "wav" / "good" / "speech_like.wav").read_bytes()
     )
-    return checks + 4
+    return checks + 5
 
 
 def eager_probabilities(samples, rate: int, module) -> list[float]:
