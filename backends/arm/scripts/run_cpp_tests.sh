@@ -6,7 +6,8 @@
 # Everything that checks the C++ runtime on a development machine, in order:
 #   1. host build (runner, tools, unit tests, test data)   build_host_runner.sh
 #   2. CTest: one test per unit + runner and segmenter checks
-#   3. the unit tests again, built with clang-19 under ASan + UBSan
+#   3. the unit tests and the model unit (test_vad_model: the toy programs,
+#      flipped bytes) again, built with clang-19 under ASan + UBSan
 #   4. clang-format-19                                      check_cpp_format.sh
 #   5. cross-compile of core + bare-metal app, Cortex-M85   cross_compile_check.sh
 #      (Corstone-320) and Cortex-M55 (Corstone-300)
@@ -35,7 +36,7 @@ programs).
   --fuzz-seconds N   length of the fuzzing run (default: ${fuzz_seconds})
   --skip-fuzz        no fuzzing
   --skip-cross       no Cortex-M85 / Cortex-M55 cross-compile check
-  --skip-sanitizers  no ASan/UBSan run of the unit tests
+  --skip-sanitizers  no ASan/UBSan run of the unit and model tests
   --build-dir DIR    host build tree (default: build/host)
   -h, --help         this text
 
@@ -81,24 +82,33 @@ tests="$(ctest --test-dir "${build_dir}" -N | awk '/^Total Tests:/ {print $3}')"
 
 sanitizer_summary="skipped"
 if [[ ${skip_sanitizers} -eq 0 ]]; then
-  step "3/6 unit tests under ASan + UBSan (clang-19)"
-  # vptr checks need RTTI, which the core is built without.
+  step "3/6 unit and model tests under ASan + UBSan (clang-19)"
+  # vptr checks need RTTI, which the core is built without. The model unit
+  # links the ExecuTorch runtime of the pip package (not instrumented: its
+  # reads are checked by the guard page of the byte-flipping test) and uses
+  # the toy programs of the host build. Leak checks are off: the 1.4 runtime
+  # is a Python extension whose libraries keep their allocations at exit.
   sanitize="-fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
   sanitize_dir="$(dirname "${build_dir}")/sanitize"
+  toy_models="${build_dir}/examples/arm/silero_vad/runtime/tests/data/models"
+  [[ -f "${toy_models}/toy_state.pte" ]] || cpp_die "no toy programs in ${toy_models} (the host build makes them)"
   generator=()
   if command -v ninja >/dev/null 2>&1; then
     generator=(-G Ninja)
   fi
   cmake -S "${CPP_REPO_ROOT}" -B "${sanitize_dir}" "${generator[@]}" \
     -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSILERO_VAD_BUILD_HOST_RUNNER=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSILERO_VAD_BUILD_HOST_RUNNER=ON \
+    -Dexecutorch_DIR="$(cpp_executorch_package_dir)/share/cmake" \
+    -DSILERO_VAD_TEST_MODELS_DIR="${toy_models}" \
     -DCMAKE_CXX_FLAGS="${sanitize}" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DPython3_EXECUTABLE="$(command -v python)" >/dev/null ||
     cpp_die "CMake configure of the sanitizer build failed"
   cmake --build "${sanitize_dir}" -j "$(cpp_jobs)" >/dev/null ||
     cpp_die "the sanitizer build failed (cmake --build ${sanitize_dir} shows why)"
-  ctest --test-dir "${sanitize_dir}" -L unit --output-on-failure -j "$(cpp_jobs)" ||
-    cpp_die "unit tests failed under ASan/UBSan (output above)"
+  ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
+    ctest --test-dir "${sanitize_dir}" -L "unit|model" --output-on-failure -j "$(cpp_jobs)" ||
+    cpp_die "unit or model tests failed under ASan/UBSan (output above)"
   sanitizer_summary="ok"
 else
   step "3/6 sanitizers skipped"
@@ -123,4 +133,4 @@ else
   step "6/6 fuzzing skipped"
 fi
 
-cpp_log "PASS: ${tests} CTest tests, ASan/UBSan unit tests ${sanitizer_summary}, format clean, cross-compile $([[ ${skip_cross} -eq 0 ]] && echo ok || echo skipped), ${fuzz_summary} ($((SECONDS - start)) s)"
+cpp_log "PASS: ${tests} CTest tests, ASan/UBSan unit and model tests ${sanitizer_summary}, format clean, cross-compile $([[ ${skip_cross} -eq 0 ]] && echo ok || echo skipped), ${fuzz_summary} ($((SECONDS - start)) s)"

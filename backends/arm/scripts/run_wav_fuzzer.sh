@@ -3,24 +3,37 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Builds the libFuzzer target of the WAV reader (clang-19, ASan + UBSan) and
-# runs it for a bounded time, seeded with the good and bad WAV corpus of the
-# tests. Exits non-zero on any crash, sanitizer report or invariant failure,
-# leaving the reproducer in build/fuzz/artifacts/.
+# Builds the libFuzzer target of the WAV reader (file and stream paths, frame
+# assembler; clang-19, ASan + UBSan) and runs it, seeded with the good and bad
+# WAV corpus of the tests: for a bounded time (run_cpp_tests.sh: 60 s) or for
+# a long campaign (--runs N, --seconds S). Exits non-zero on any crash,
+# sanitizer report or invariant failure, leaving the reproducer in
+# build/fuzz/artifacts/.
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
 
-seconds=60
+seconds=""
+runs=""
 build_dir="${CPP_REPO_ROOT}/build/fuzz"
+fresh=0
 
 usage() {
   cat <<EOF
-Usage: $(basename "$0") [SECONDS] [--build-dir DIR]
+Usage: $(basename "$0") [SECONDS] [--seconds S] [--runs N] [--fresh-corpus] [--build-dir DIR]
 
-Fuzzes parse_wav() + the frame assembler for SECONDS (default ${seconds}).
-Prints "FUZZ executions=<n> seconds=<s> corpus=<files>" at the end.
+Fuzzes parse_wav(), WavStreamReader (fed in fuzzer-chosen pieces) and the frame
+assembler, and checks that the file and the stream agree (see the target's
+comment in examples/arm/silero_vad/runtime/fuzz/wav_reader_fuzzer.cpp).
+Runs for SECONDS (default 60), or for N executions with --runs (then without a
+time limit unless --seconds is given too; whichever comes first ends it).
+Prints at the end:
+  FUZZ executions=<n> seconds=<s> corpus=<files> crashes=<0> sanitizers=address,undefined
 
+  --seconds S       time limit in seconds (same as the positional SECONDS)
+  --runs N          stop after N executions (a long campaign: --runs 10000000)
+  --fresh-corpus    start from the seeds only (default: keep what earlier runs
+                    found in DIR/corpus)
   --build-dir DIR   build tree and corpus (default: build/fuzz)
   -h, --help        this text
 
@@ -30,16 +43,29 @@ apt-get when run as root. Replay a crash input with:
 EOF
 }
 
+positive() {
+  [[ "$2" =~ ^[0-9]+$ && "$2" -gt 0 ]] || cpp_die "$1 must be a positive integer, got '$2'"
+}
+
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build-dir) build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
     --build-dir=*) build_dir="${1#*=}"; shift ;;
+    --seconds) seconds="${2:?--seconds needs a value}"; shift 2 ;;
+    --seconds=*) seconds="${1#*=}"; shift ;;
+    --runs) runs="${2:?--runs needs a value}"; shift 2 ;;
+    --runs=*) runs="${1#*=}"; shift ;;
+    --fresh-corpus) fresh=1; shift ;;
     -h|--help) usage; exit 0 ;;
     [0-9]*) seconds="$1"; shift ;;
     *) usage >&2; cpp_die "unknown argument $1" ;;
   esac
 done
-[[ "${seconds}" =~ ^[0-9]+$ && "${seconds}" -gt 0 ]] || cpp_die "SECONDS must be a positive integer"
+if [[ -z "${seconds}" && -z "${runs}" ]]; then
+  seconds=60
+fi
+[[ -z "${seconds}" ]] || positive SECONDS "${seconds}"
+[[ -z "${runs}" ]] || positive --runs "${runs}"
 
 cpp_ensure_packages clang-19 libclang-rt-19-dev
 cpp_activate_venv
@@ -58,25 +84,56 @@ cmake --build "${build_dir}" --target wav_reader_fuzzer -j "$(cpp_jobs)" >/dev/n
   cpp_die "building the fuzzer failed"
 fuzzer="${build_dir}/examples/arm/silero_vad/runtime/fuzz/wav_reader_fuzzer"
 
-# Seeds: the accepted and refused files of the test corpus. The working
-# corpus keeps what the fuzzer finds across runs.
+# Seeds: the accepted and refused files of the test corpus, each behind the
+# target's 3 parameter bytes (geometry, piece sizes, read size) in a few
+# combinations. The working corpus keeps what the fuzzer finds across runs.
 seeds="${build_dir}/seeds"
 corpus="${build_dir}/corpus"
 artifacts="${build_dir}/artifacts"
-mkdir -p "${corpus}" "${artifacts}"
-python "${CPP_RUNTIME_DIR}/tests/make_wav_corpus.py" --out-dir "${seeds}" >/dev/null
-rm -f "${seeds}"/*/expected.tsv
+if [[ ${fresh} -eq 1 ]]; then
+  rm -rf "${corpus}"
+fi
+rm -rf "${seeds}"
+mkdir -p "${corpus}" "${artifacts}" "${seeds}"
+python "${CPP_RUNTIME_DIR}/tests/make_wav_corpus.py" --out-dir "${seeds}/wav" >/dev/null
+python - "${seeds}" <<'PY'
+import sys
+from pathlib import Path
 
-cpp_log "fuzzing for ${seconds} s ($(find "${seeds}" -name '*.wav' | wc -l) seed files)"
+seeds = Path(sys.argv[1])
+# (geometry: even 16 kHz / odd 8 kHz, piece-size seed, read size)
+prefixes = [b"\x00\xff\x7f", b"\x00\x00\x00", b"\x00\x06\x10", b"\x01\x1f\x3f"]
+for wav in sorted((seeds / "wav").glob("*/*.wav")):
+    data = wav.read_bytes()
+    for index, prefix in enumerate(prefixes):
+        (seeds / f"{wav.parent.name}_{wav.stem}_{index}").write_bytes(prefix + data)
+PY
+rm -rf "${seeds}/wav"
+
+limits=()
+what=""
+if [[ -n "${seconds}" ]]; then
+  limits+=(-max_total_time="${seconds}")
+  what="${seconds} s"
+fi
+if [[ -n "${runs}" ]]; then
+  limits+=(-runs="${runs}")
+  what="${what:+${what} or }${runs} executions"
+fi
+cpp_log "fuzzing for ${what} ($(find "${seeds}" -type f | wc -l) seed inputs, $(find "${corpus}" -type f | wc -l) in the corpus)"
 log="${build_dir}/fuzz.log"
 status=0
-"${fuzzer}" -max_total_time="${seconds}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+start=${SECONDS}
+"${fuzzer}" "${limits[@]}" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
   -print_final_stats=1 -artifact_prefix="${artifacts}/" \
-  "${corpus}" "${seeds}/good" "${seeds}/bad" >"${log}" 2>&1 || status=$?
+  "${corpus}" "${seeds}" >"${log}" 2>&1 || status=$?
+elapsed=$((SECONDS - start))
 executions="$(awk '/^stat::number_of_executed_units:/ {print $2}' "${log}")"
+crashes="$(find "${artifacts}" -type f -newer "${seeds}" | wc -l)"
 if [[ ${status} -ne 0 ]]; then
   tail -40 "${log}" >&2
   cpp_die "the fuzzer found a problem (exit ${status}); reproducer in ${artifacts}/"
 fi
 [[ -n "${executions}" ]] || { tail -20 "${log}" >&2; cpp_die "no statistics in ${log}"; }
-echo "FUZZ executions=${executions} seconds=${seconds} corpus=$(find "${corpus}" -type f | wc -l)"
+[[ "${crashes}" -eq 0 ]] || cpp_die "${crashes} new file(s) in ${artifacts}/ although the fuzzer exited 0"
+echo "FUZZ executions=${executions} seconds=${elapsed} corpus=$(find "${corpus}" -type f | wc -l) crashes=${crashes} sanitizers=address,undefined"

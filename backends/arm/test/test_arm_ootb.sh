@@ -89,7 +89,9 @@ run_silero_vad_e2e_host: exports the quantized stateful model without a delegate
 (run.sh --target cpu), builds the C++ host runner, runs it on every clip and compares
 its probabilities with the same .pte run by ExecuTorch's Python runtime
 (runtime/program_reference.py): max abs error <= --host-max-abs and no decision flip
-at 0.5, for the .bin and for the serial log. The difference to the PyTorch quantized
+at 0.5, for the .bin and for the serial log; the clip streamed to the runner's standard
+input (cat clip | runner --wav -) must print the same bytes as the file. The difference
+to the PyTorch quantized
 program (reference/<clip>.quantized.bin) is reported, not checked: ExecuTorch's CPU
 kernels round the float steps between quantize and dequantize differently from
 PyTorch, and the recurrent state carries that (up to about 2e-2 on the committed
@@ -266,6 +268,14 @@ run_silero_vad_e2e_host() { # export for the CPU, C++ host runner vs ExecuTorch'
         v["median"] / 1000, v["mean"] / 1000, v["min"] / 1000, v["first"] / 1000
     }' || true)"
     ootb_log "${name}: $(grep -a -m1 '^DONE ' "${out}.log"); host runner time per frame: ${timing:-not reported}"
+    # The same clip as a stream on standard input: the same lines, byte for byte.
+    if ! cat "${wav}" | "${pin[@]}" "${runner}" --model "${pte}" --wav - >"${out}.stdin.log" 2>"${out}.stdin.stderr"; then
+      failures+=("${name}: the runner failed on standard input: $(grep -a -m1 '^ERROR ' "${out}.stdin.log" || tail -n 1 "${out}.stdin.stderr")")
+    elif cmp -s "${out}.log" "${out}.stdin.log"; then
+      ootb_log "  cat ${name}.wav | runner --wav -: the same $(wc -l <"${out}.log") lines as --wav ${name}.wav"
+    else
+      failures+=("${name}: --wav - printed other lines than --wav (diff ${out}.log ${out}.stdin.log)")
+    fi
     local reference="${dir}/program/${name}.program.bin"
     for actual in "${out}.bin" "${out}.log"; do
       if line="$(compare "${actual}" "${reference}" --max-abs "${host_max_abs}" --max-flips 0)"; then

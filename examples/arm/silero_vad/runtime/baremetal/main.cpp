@@ -58,17 +58,18 @@ silero_vad::SegmenterParams configured_params() {
 }
 
 // Everything before the frame loop; a failure is reported by the caller.
+// The program first: its metadata gives the clip's expected sample rate.
 Status prepare(silero_vad::WavAudio* audio) {
-  Result<silero_vad::WavAudio> parsed =
-      silero_vad::parse_wav(silero_vad_input_wav, silero_vad_input_wav_size);
-  if (!parsed.ok()) {
-    return parsed.status();
-  }
-  *audio = *parsed;
   Status status = g_model.open(silero_vad_model_pte, silero_vad_model_pte_size);
   if (!status.ok()) {
     return status;
   }
+  Result<silero_vad::WavAudio> parsed = silero_vad::parse_wav(
+      silero_vad_input_wav, silero_vad_input_wav_size, g_model.geometry());
+  if (!parsed.ok()) {
+    return parsed.status();
+  }
+  *audio = *parsed;
   return g_model.load(ByteSpan{g_method_pool, sizeof(g_method_pool)},
                       ByteSpan{g_planned_pool, sizeof(g_planned_pool)},
                       ByteSpan{g_temp_pool, sizeof(g_temp_pool)});

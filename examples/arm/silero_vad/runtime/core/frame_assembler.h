@@ -5,18 +5,21 @@
  */
 
 // Turns a stream of int16 samples into model inputs (micro_speech's "feature
-// provider"). Each input is 576 floats: the last 64 samples of the previous
-// frame (zeros before the first frame), then 512 new samples, all scaled by
-// 1/32768. The last, partial frame is zero-padded, so a clip of N samples
-// gives ceil(N / 512) frames, exactly as silero-vad frames audio.
+// provider"). Each frame is geometry.frame_samples() int16 PCM samples, passed
+// on unchanged: the last context_samples of the previous frame (zeros before
+// the first frame), then hop_samples new samples. The last, partial frame is
+// zero-padded, so a clip of N samples gives ceil(N / hop_samples) frames,
+// exactly as silero-vad frames audio (576 = 64 + 512 at 16 kHz, 288 = 32 +
+// 256 at 8 kHz).
 
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "frame_geometry.h"
 #include "sample_source.h"
-#include "vad_constants.h"
+#include "status.h"
 
 namespace silero_vad {
 
@@ -24,10 +27,18 @@ class FrameAssembler {
  public:
   explicit FrameAssembler(SampleSource& source) : source_(source) {}
 
-  // Writes the next model input (kModelInputSamples floats) to `input` and
-  // returns true, or returns false once the source has no more samples.
-  bool next(float* input);
+  // Checks that `geometry` is one of Silero's and restarts the stream with
+  // it. Until it succeeds, next() produces nothing.
+  Status configure(const FrameGeometry& geometry);
 
+  // Writes the next frame (geometry().frame_samples() samples) to `frame`
+  // and returns true, or returns false at the end of the stream. A stream
+  // that ends with an error (source.status()) drops its unfinished frame.
+  bool next(int16_t* frame);
+
+  const FrameGeometry& geometry() const {
+    return geometry_;
+  }
   // Frames produced so far.
   int64_t frames() const {
     return frames_;
@@ -40,8 +51,10 @@ class FrameAssembler {
 
  private:
   SampleSource& source_;
-  int16_t context_[kContextSamples] = {};
-  int16_t block_[kFrameSamples] = {};
+  FrameGeometry geometry_;
+  bool configured_ = false;
+  int16_t context_[kMaxContextSamples] = {};
+  int16_t block_[kMaxHopSamples] = {};
   int64_t frames_ = 0;
   int64_t samples_ = 0;
   bool exhausted_ = false;

@@ -9,16 +9,24 @@
 
 #pragma once
 
+#include <cstdint>
+
+#include "frame_geometry.h"
 #include "status.h"
 
 namespace silero_vad {
 
 class ModelStep {
  public:
-  // `input` holds kModelInputSamples floats (64 context + 512 new samples).
-  // Returns the speech probability of the frame. Any recurrent state is the
+  // The frame geometry the model takes (for VadModel: the program's
+  // metadata). The application loop frames the audio with it.
+  virtual const FrameGeometry& geometry() const = 0;
+
+  // `frame` holds geometry().frame_samples() int16 PCM samples (context,
+  // then new samples), as they came from the audio source. Returns the
+  // speech probability of the frame. Any recurrent state is the
   // implementation's business and carries over to the next call.
-  virtual Result<float> step(const float* input) = 0;
+  virtual Result<float> step(const int16_t* frame) = 0;
 
  protected:
   ~ModelStep() = default;

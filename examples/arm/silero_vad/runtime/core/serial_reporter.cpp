@@ -7,13 +7,9 @@
 #include "serial_reporter.h"
 
 #include "text_format.h"
-#include "vad_constants.h"
 
 namespace silero_vad {
 namespace {
-
-constexpr int64_t kFrameMs =
-    static_cast<int64_t>(kFrameSamples * 1000 / kSampleRateHz);
 
 void emit(OutputSink& sink, LineBuilder& line) {
   line.append_char('\n');
@@ -26,8 +22,11 @@ void emit(OutputSink& sink, LineBuilder& line) {
 void SerialReporter::probability(int64_t frame_index, float probability) {
   LineBuilder line;
   line.append("PROB ");
-  // frame * 32 ms is exact in milliseconds, so no rounding is involved.
-  line.append_seconds_from_ms(frame_index * kFrameMs);
+  // The frame's first new sample over the rate: frame * 32 ms, exact in
+  // milliseconds for both of Silero's geometries.
+  line.append_seconds_from_samples(
+      frame_index * static_cast<int64_t>(geometry_.hop_samples),
+      geometry_.sample_rate);
   line.append_char(' ');
   line.append_fixed6(probability);
   // Same comparison as the segmenter: the float promoted to double.
@@ -39,9 +38,9 @@ void SerialReporter::probability(int64_t frame_index, float probability) {
 void SerialReporter::segment(const SpeechSegment& segment) {
   LineBuilder line;
   line.append("SEGMENT ");
-  line.append_seconds_from_samples(segment.start_sample);
+  line.append_seconds_from_samples(segment.start_sample, geometry_.sample_rate);
   line.append_char(' ');
-  line.append_seconds_from_samples(segment.end_sample);
+  line.append_seconds_from_samples(segment.end_sample, geometry_.sample_rate);
   emit(sink_, line);
 }
 

@@ -12,8 +12,9 @@
 //   DONE frames=<n> segments=<m>
 //   <0x04>
 //
-// time_s = frame index * 0.032; speech when probability >= threshold;
-// segment times are samples / 16000. Errors are "ERROR <message>" lines and
+// time_s = frame index * hop_samples / sample_rate (0.032 s for both of
+// Silero's models); speech when probability >= threshold; segment times are
+// samples / sample_rate. Errors are "ERROR <message>" lines and
 // the stream still ends with 0x04, so a simulator configured to shut down on
 // end-of-transmission always stops.
 
@@ -21,6 +22,7 @@
 
 #include <cstdint>
 
+#include "frame_geometry.h"
 #include "output_sink.h"
 #include "speech_segmenter.h"
 #include "status.h"
@@ -34,6 +36,15 @@ class SerialReporter {
   SerialReporter(OutputSink& sink, double threshold)
       : sink_(sink), threshold_(threshold) {}
 
+  // The frame geometry of the run (the program's), for the times of PROB and
+  // SEGMENT lines; run_vad() sets it. Until then: 16 kHz.
+  void set_geometry(const FrameGeometry& geometry) {
+    geometry_ = geometry;
+  }
+  const FrameGeometry& geometry() const {
+    return geometry_;
+  }
+
   void probability(int64_t frame_index, float probability);
   void segment(const SpeechSegment& segment);
   void done(int64_t frames, int64_t segments);
@@ -46,6 +57,7 @@ class SerialReporter {
  private:
   OutputSink& sink_;
   double threshold_;
+  FrameGeometry geometry_ = kGeometry16k;
 };
 
 }  // namespace silero_vad

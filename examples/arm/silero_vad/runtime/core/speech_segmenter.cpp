@@ -8,13 +8,8 @@
 
 #include <cmath>
 
-#include "vad_constants.h"
-
 namespace silero_vad {
 namespace {
-
-constexpr double kSampleRate = static_cast<double>(kSampleRateHz);
-constexpr int64_t kWindow = static_cast<int64_t>(kFrameSamples);
 
 // Python's `a // 2` on ints (floor, also for negatives).
 int64_t floor_half(int64_t a) {
@@ -71,25 +66,34 @@ Status validate(const SegmenterParams& params) {
 
 SpeechSegmenter::SpeechSegmenter() {
   // The defaults are valid by construction.
-  (void)configure(SegmenterParams());
+  (void)configure(SegmenterParams(), kGeometry16k.sample_rate);
 }
 
-Status SpeechSegmenter::configure(const SegmenterParams& params) {
+Status SpeechSegmenter::configure(const SegmenterParams& params,
+                                  uint32_t sample_rate) {
   const Status status = validate(params);
   if (!status.ok()) {
     return status;
   }
+  // silero-vad: window_size_samples = 512 if sampling_rate == 16000 else 256.
+  const Result<FrameGeometry> geometry = frame_geometry(sample_rate);
+  if (!geometry.ok()) {
+    return geometry.status();
+  }
   params_ = params;
+  sample_rate_ = sample_rate;
+  window_ = static_cast<int64_t>(geometry->hop_samples);
+  const double rate = static_cast<double>(sample_rate);
   // Same expressions, same evaluation order as silero-vad, so the doubles
   // are bit-identical to Python's floats.
-  min_speech_samples_ = kSampleRate * params.min_speech_duration_ms / 1000.0;
-  speech_pad_samples_ = kSampleRate * params.speech_pad_ms / 1000.0;
-  max_speech_samples_ = kSampleRate * params.max_speech_duration_s -
-                        static_cast<double>(kWindow) -
+  min_speech_samples_ = rate * params.min_speech_duration_ms / 1000.0;
+  speech_pad_samples_ = rate * params.speech_pad_ms / 1000.0;
+  max_speech_samples_ = rate * params.max_speech_duration_s -
+                        static_cast<double>(window_) -
                         2.0 * speech_pad_samples_;
-  min_silence_samples_ = kSampleRate * params.min_silence_duration_ms / 1000.0;
+  min_silence_samples_ = rate * params.min_silence_duration_ms / 1000.0;
   min_silence_samples_at_max_speech_ =
-      kSampleRate * params.min_silence_at_max_speech / 1000.0;
+      rate * params.min_silence_at_max_speech / 1000.0;
   if (params.has_neg_threshold) {
     neg_threshold_ = params.neg_threshold;
   } else {
@@ -131,7 +135,7 @@ Status SpeechSegmenter::push(float probability) {
   if (!overflow_.ok()) {
     return overflow_;
   }
-  step(static_cast<double>(probability), kWindow * frames_);
+  step(static_cast<double>(probability), window_ * frames_);
   ++frames_;
   settle(-1);
   return overflow_;
@@ -147,15 +151,15 @@ Status SpeechSegmenter::finish(int64_t audio_length_samples) {
   }
   const int64_t len = audio_length_samples;
   const bool consistent = frames_ == 0 ? len == 0
-                                       : (len > kWindow * (frames_ - 1) &&
-                                          len <= kWindow * frames_);
+                                       : (len > window_ * (frames_ - 1) &&
+                                          len <= window_ * frames_);
   if (!consistent) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "audio length %lld samples does not match %lld "
                          "frames of %lld samples",
                          static_cast<long long>(len),
                          static_cast<long long>(frames_),
-                         static_cast<long long>(kWindow));
+                         static_cast<long long>(window_));
   }
   if (triggered_ &&
       static_cast<double>(len - current_start_) > min_speech_samples_) {
@@ -298,7 +302,7 @@ bool SpeechSegmenter::end_padding(int64_t raw_end,
                       : static_cast<int64_t>(padded);
     return true;
   }
-  const int64_t known_min_length = kWindow * (frames_ - 1) + 1;
+  const int64_t known_min_length = window_ * (frames_ - 1) + 1;
   if (padded > static_cast<double>(known_min_length)) {
     return false;
   }
@@ -338,7 +342,7 @@ void SpeechSegmenter::settle(int64_t audio_length) {
       // before the current speech candidate, or before the next frame if
       // there is none.
       const int64_t earliest_next =
-          triggered_ ? current_start_ : kWindow * frames_;
+          triggered_ ? current_start_ : window_ * frames_;
       if (static_cast<double>(earliest_next - entry.end) < two_pads) {
         return;
       }

@@ -5,13 +5,15 @@
  */
 
 // Streaming speech segmentation (micro_speech's "recognize commands"): turns
-// one speech probability per 512-sample frame into speech segments.
+// one speech probability per frame (hop_samples: 512 samples at 16 kHz, 256
+// at 8 kHz) into speech segments.
 //
 // The result is sample-exact with silero-vad 6.2.3's
-// get_speech_timestamps_from_probs() at 16 kHz (same parameters, same
-// defaults, same arithmetic: sample thresholds are doubles as Python's floats
-// are, positions are int64, probabilities are compared as doubles), but the
-// segments come out online instead of after the whole clip:
+// get_speech_timestamps_from_probs() at the same sampling_rate (same
+// parameters, same defaults, same arithmetic: sample thresholds are doubles
+// as Python's floats are, positions are int64, probabilities are compared as
+// doubles), but the segments come out online instead of after the whole
+// clip:
 //
 //  - A segment is final once its padded boundaries cannot change. Its end
 //    padding depends on the gap to the next *retained* segment: a gap under
@@ -37,12 +39,14 @@
 #include <cstdint>
 #include <limits>
 
+#include "frame_geometry.h"
 #include "status.h"
 
 namespace silero_vad {
 
-// Names and defaults of silero-vad's get_speech_timestamps(). The sampling
-// rate is fixed at 16 kHz and the window at 512 samples.
+// Names and defaults of silero-vad's get_speech_timestamps(). Its
+// sampling_rate (and with it the window, silero-vad's window_size_samples)
+// is the program's, given to SpeechSegmenter::configure().
 struct SegmenterParams {
   // Probabilities >= threshold are speech.
   double threshold = 0.5;
@@ -78,11 +82,13 @@ class SpeechSegmenter {
  public:
   static constexpr size_t kMaxQueuedSegments = 8;
 
-  // Default parameters; call configure() to change them.
+  // Default parameters at 16 kHz (silero-vad's defaults); call configure()
+  // to change them.
   SpeechSegmenter();
 
-  // Validates `params` and restarts the stream with them.
-  Status configure(const SegmenterParams& params);
+  // Validates `params` and `sample_rate` (16000 or 8000: the window is
+  // Silero's hop_samples for it) and restarts the stream with them.
+  Status configure(const SegmenterParams& params, uint32_t sample_rate);
 
   // Restarts the stream with the current parameters.
   void reset();
@@ -91,7 +97,8 @@ class SpeechSegmenter {
   Status push(float probability);
 
   // Ends the stream. `audio_length_samples` is the real length of the clip
-  // (ceil(audio_length_samples / 512) must equal the number of frames pushed)
+  // (ceil(audio_length_samples / window) must equal the number of frames
+  // pushed)
   // and bounds the padding of the last segment, as in silero-vad.
   Status finish(int64_t audio_length_samples);
 
@@ -106,6 +113,13 @@ class SpeechSegmenter {
   }
   const SegmenterParams& params() const {
     return params_;
+  }
+  uint32_t sample_rate() const {
+    return sample_rate_;
+  }
+  // Samples per frame (silero-vad's window_size_samples).
+  int64_t window_samples() const {
+    return window_;
   }
 
  private:
@@ -128,6 +142,8 @@ class SpeechSegmenter {
   }
 
   SegmenterParams params_;
+  uint32_t sample_rate_ = kGeometry16k.sample_rate;
+  int64_t window_ = static_cast<int64_t>(kGeometry16k.hop_samples);
   // Derived thresholds, in samples, as doubles (Python floats).
   double neg_threshold_ = 0.0;
   double min_speech_samples_ = 0.0;

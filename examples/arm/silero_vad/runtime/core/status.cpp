@@ -21,6 +21,8 @@ const char* to_string(ErrorCode code) {
       return "invalid_wav";
     case ErrorCode::kUnsupportedWav:
       return "unsupported_wav";
+    case ErrorCode::kTruncatedWav:
+      return "truncated_wav";
     case ErrorCode::kModelLoad:
       return "model_load";
     case ErrorCode::kModelSignature:

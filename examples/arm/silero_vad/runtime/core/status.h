@@ -27,6 +27,8 @@ enum class ErrorCode : uint8_t {
   kInvalidWav,
   // A well-formed WAV file in a format the runtime does not take.
   kUnsupportedWav,
+  // WAV bytes that end before the RIFF/WAVE structure they declare.
+  kTruncatedWav,
   // Bytes that ExecuTorch cannot load as a program or method.
   kModelLoad,
   // A loadable program whose inputs/outputs are not those of the VAD model.

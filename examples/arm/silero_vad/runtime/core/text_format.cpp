@@ -8,25 +8,23 @@
 
 #include <cmath>
 
-#include "vad_constants.h"
+#include "frame_geometry.h"
 
 namespace silero_vad {
 namespace {
 
-// Samples per millisecond at 16 kHz.
-constexpr uint64_t kSamplesPerMs = kSampleRateHz / 1000;
-
-// How printf rounds samples / 16000 to milliseconds when the quotient sits
-// exactly halfway between two milliseconds (samples % 16 == 8). printf
-// rounds the double nearest to the quotient, so what matters is where that
-// double lies:
+// How printf rounds samples / rate to milliseconds when the quotient sits
+// exactly halfway between two milliseconds (samples % (rate / 1000) ==
+// rate / 2000). printf rounds the double nearest to the quotient, so what
+// matters is where that double lies:
 //
-// samples / 16000 = samples / (125 * 2^7). Scaling by a power of two until
-// the quotient by 125 has 53 bits gives the double's significand, and the
-// remainder r of that division decides round-to-nearest. r == 0: the
-// quotient is a binary fraction, the double is the tie itself and printf
-// rounds half to even. Otherwise the double is above the tie iff it was
-// rounded up, iff r > 125 / 2.
+// Silero's rates are 125 * 2^k (16000 = 125 * 2^7, 8000 = 125 * 2^6), so
+// samples / rate = samples / (125 * 2^k). Scaling by a power of two until
+// the quotient by 125 has 53 bits gives the double's significand (the power
+// of two only moves the exponent), and the remainder r of that division
+// decides round-to-nearest. r == 0: the quotient is a binary fraction, the
+// double is the tie itself and printf rounds half to even. Otherwise the
+// double is above the tie iff it was rounded up, iff r > 125 / 2.
 enum class TieRounding { kUp, kDown, kToEven };
 
 TieRounding tie_rounding(uint64_t samples) {
@@ -150,17 +148,24 @@ void LineBuilder::append_fixed6(float value) {
   append(".000000");
 }
 
-void LineBuilder::append_seconds_from_samples(int64_t samples) {
+void LineBuilder::append_seconds_from_samples(int64_t samples,
+                                              uint32_t sample_rate) {
+  if (sample_rate != kGeometry16k.sample_rate &&
+      sample_rate != kGeometry8k.sample_rate) {
+    append_char('?');
+    return;
+  }
+  const uint64_t samples_per_ms = sample_rate / 1000;
   if (samples < 0) {
     append_char('-');
   }
   const uint64_t magnitude = samples < 0 ? 0 - static_cast<uint64_t>(samples)
                                          : static_cast<uint64_t>(samples);
-  uint64_t milliseconds = magnitude / kSamplesPerMs;
-  const uint64_t remainder = magnitude % kSamplesPerMs;
-  if (remainder * 2 > kSamplesPerMs) {
+  uint64_t milliseconds = magnitude / samples_per_ms;
+  const uint64_t remainder = magnitude % samples_per_ms;
+  if (remainder * 2 > samples_per_ms) {
     ++milliseconds;
-  } else if (remainder * 2 == kSamplesPerMs) {
+  } else if (remainder * 2 == samples_per_ms) {
     switch (tie_rounding(magnitude)) {
       case TieRounding::kUp:
         ++milliseconds;
@@ -175,18 +180,6 @@ void LineBuilder::append_seconds_from_samples(int64_t samples) {
   append_uint(milliseconds / 1000u, 1);
   append_char('.');
   append_uint(milliseconds % 1000u, 3);
-}
-
-void LineBuilder::append_seconds_from_ms(int64_t milliseconds) {
-  if (milliseconds < 0) {
-    append_char('-');
-  }
-  const uint64_t magnitude = milliseconds < 0
-                                 ? 0 - static_cast<uint64_t>(milliseconds)
-                                 : static_cast<uint64_t>(milliseconds);
-  append_uint(magnitude / 1000u, 1);
-  append_char('.');
-  append_uint(magnitude % 1000u, 3);
 }
 
 }  // namespace silero_vad

@@ -33,11 +33,10 @@ class LineBuilder {
   // even on exact ties, as glibc does). Non-finite values print as "nan",
   // "inf" or "-inf".
   void append_fixed6(float value);
-  // `samples` / 16000 like "%.3f" applied to the double quotient, i.e. the
-  // seconds of a sample position. samples >= 0.
-  void append_seconds_from_samples(int64_t samples);
-  // `milliseconds` / 1000 with exactly three decimals (exact, no rounding).
-  void append_seconds_from_ms(int64_t milliseconds);
+  // `samples` / `sample_rate` like "%.3f" applied to the double quotient,
+  // i.e. the seconds of a sample position. `sample_rate` is one of Silero's
+  // (16000 or 8000); any other rate prints "?".
+  void append_seconds_from_samples(int64_t samples, uint32_t sample_rate);
 
   const char* data() const {
     return buffer_;

@@ -9,7 +9,6 @@
 #include <cmath>
 
 #include "frame_assembler.h"
-#include "vad_constants.h"
 
 namespace silero_vad {
 namespace {
@@ -21,11 +20,15 @@ Status run_stream(SampleSource& source,
                   FrameListener* listener,
                   VadRunStats& stats) {
   FrameAssembler frames(source);
-  float input[kModelInputSamples];
+  const Status configured = frames.configure(model.geometry());
+  if (!configured.ok()) {
+    return configured;
+  }
+  int16_t frame[kMaxFrameSamples];
   SpeechSegment segment;
-  while (frames.next(input)) {
+  while (frames.next(frame)) {
     const int64_t index = frames.frames() - 1;
-    Result<float> probability = model.step(input);
+    Result<float> probability = model.step(frame);
     if (!probability.ok()) {
       return probability.status();
     }
@@ -55,6 +58,12 @@ Status run_stream(SampleSource& source,
     stats.frames = frames.frames();
     stats.samples = frames.samples();
   }
+  // A source that could only refuse its audio at the end (a WAV stream
+  // shorter than one frame, a failed read).
+  const Status source_status = source.status();
+  if (!source_status.ok()) {
+    return source_status;
+  }
   const Status finished = segmenter.finish(frames.samples());
   if (!finished.ok()) {
     return finished;
@@ -78,7 +87,8 @@ Status run_vad(SampleSource& source,
                VadRunStats* stats) {
   VadRunStats local;
   SpeechSegmenter segmenter;
-  Status status = segmenter.configure(params);
+  reporter.set_geometry(model.geometry());
+  Status status = segmenter.configure(params, model.geometry().sample_rate);
   if (status.ok()) {
     status = run_stream(source, model, segmenter, reporter, listener, local);
   }

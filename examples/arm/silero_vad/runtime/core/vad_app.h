@@ -6,10 +6,12 @@
 
 // The application loop (micro_speech's "main functions"):
 //
-//   samples -> FrameAssembler -> ModelStep -> SpeechSegmenter
-//                                    \--------------\-> SerialReporter
+//   audio source -> frame assembler -> model step -> segmenter
+//                                          \-------------\-> reporter
 //
-// The same loop runs in the host runner and on the Corstone-320.
+// The frame geometry (sample rate, hop, context) is the model step's: the
+// program's metadata. The same loop runs in the host runner and on the
+// Corstone-320.
 
 #pragma once
 
@@ -39,8 +41,10 @@ struct VadRunStats {
 };
 
 // Runs the whole stream and reports it, ending with DONE and 0x04, or with an
-// ERROR line and 0x04 on the first failure (whose status is returned).
-// `listener` may be null.
+// ERROR line and 0x04 on the first failure (whose status is returned): a
+// model failure, a non-finite probability, or a source that ends with an
+// error (SampleSource::status()). `source` delivers samples at
+// model.geometry().sample_rate. `listener` may be null.
 Status run_vad(SampleSource& source,
                ModelStep& model,
                const SegmenterParams& params,

@@ -75,40 +75,217 @@ bool has_shape(et::Span<const int32_t> sizes, int32_t rows, int32_t columns) {
   return sizes.size() == 2 && sizes[0] == rows && sizes[1] == columns;
 }
 
-Status check_tensor(const et::MethodMeta& meta,
-                    bool is_input,
-                    int32_t columns,
-                    const char* expected) {
+// What the contract expects, for messages.
+constexpr const char* kExpectedInput =
+    "an int16 PCM (or float32) tensor of shape (1, context_samples + "
+    "hop_samples)";
+constexpr const char* kExpectedOutput = "a float32 tensor of shape (1, 1)";
+
+Status check_is_tensor(const et::MethodMeta& meta, bool is_input) {
   const char* kind = is_input ? "input" : "output";
   et::Result<et::Tag> tag = is_input ? meta.input_tag(0) : meta.output_tag(0);
   if (!tag.ok() || *tag != et::Tag::Tensor) {
     return Status::Error(ErrorCode::kModelSignature,
                          "model %s 0 is not a tensor: expected %s",
                          kind,
-                         expected);
+                         is_input ? kExpectedInput : kExpectedOutput);
   }
-  et::Result<et::TensorInfo> info =
-      is_input ? meta.input_tensor_meta(0) : meta.output_tensor_meta(0);
-  if (!info.ok()) {
-    return Status::Error(ErrorCode::kModelSignature,
-                         "cannot read the metadata of model %s 0 (error "
-                         "0x%x)",
-                         kind,
-                         error_value(info.error()));
+  return Status::Ok();
+}
+
+// A bounds-checked view of the program's flatbuffer (schema/program.fbs of
+// ExecuTorch), used for one check ExecuTorch's loader gets wrong: see
+// check_kernel_calls(). Every read is checked against the bytes, so it is
+// safe on any input, although Program::load() has verified them already.
+class FlatbufferView {
+ public:
+  FlatbufferView(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+
+  bool u8(size_t pos, uint8_t* out) const {
+    if (pos >= size_) {
+      return false;
+    }
+    *out = data_[pos];
+    return true;
   }
-  if (info->scalar_type() != ScalarType::Float) {
-    return Status::Error(ErrorCode::kModelSignature,
-                         "model %s is %s: expected %s",
-                         kind,
-                         executorch::runtime::toString(info->scalar_type()),
-                         expected);
+  bool u16(size_t pos, uint16_t* out) const {
+    if (pos > size_ || size_ - pos < 2) {
+      return false;
+    }
+    *out = static_cast<uint16_t>(data_[pos] | (data_[pos + 1] << 8));
+    return true;
   }
-  if (!has_shape(info->sizes(), 1, columns)) {
-    return Status::Error(ErrorCode::kModelSignature,
-                         "model %s has shape %s: expected %s",
-                         kind,
-                         shape_text(info->sizes()).text,
-                         expected);
+  bool u32(size_t pos, uint32_t* out) const {
+    if (pos > size_ || size_ - pos < 4) {
+      return false;
+    }
+    *out = static_cast<uint32_t>(data_[pos]) |
+           (static_cast<uint32_t>(data_[pos + 1]) << 8) |
+           (static_cast<uint32_t>(data_[pos + 2]) << 16) |
+           (static_cast<uint32_t>(data_[pos + 3]) << 24);
+    return true;
+  }
+  // The target of the unsigned offset stored at `pos`.
+  bool follow(size_t pos, size_t* target) const {
+    uint32_t offset = 0;
+    if (!u32(pos, &offset) || offset > size_ - pos) {
+      return false;
+    }
+    *target = pos + offset;
+    return true;
+  }
+  // Where field `id` of the table at `table` is stored; 0 when absent.
+  bool field(size_t table, unsigned id, size_t* pos) const {
+    uint32_t soffset = 0;
+    if (!u32(table, &soffset)) {
+      return false;
+    }
+    // The vtable lies at table - soffset (a signed 32-bit value).
+    const int64_t vtable =
+        static_cast<int64_t>(table) - static_cast<int32_t>(soffset);
+    if (vtable < 0 || static_cast<uint64_t>(vtable) >= size_) {
+      return false;
+    }
+    uint16_t vtable_size = 0;
+    if (!u16(static_cast<size_t>(vtable), &vtable_size)) {
+      return false;
+    }
+    const size_t entry = 4 + 2 * static_cast<size_t>(id);
+    *pos = 0;
+    if (entry + 2 > vtable_size) {
+      return true;  // a field added after this table was written
+    }
+    uint16_t offset = 0;
+    if (!u16(static_cast<size_t>(vtable) + entry, &offset)) {
+      return false;
+    }
+    if (offset != 0) {
+      *pos = table + offset;
+    }
+    return true;
+  }
+  // The table, vector or string that field `id` refers to; 0 when absent.
+  bool field_target(size_t table, unsigned id, size_t* target) const {
+    size_t pos = 0;
+    if (!field(table, id, &pos)) {
+      return false;
+    }
+    *target = 0;
+    return pos == 0 || follow(pos, target);
+  }
+  // A vector's length; its elements follow at vector + 4.
+  bool length(size_t vector, uint32_t* count) const {
+    return u32(vector, count) && *count <= (size_ - vector - 4) / 4;
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+};
+
+// ExecuTorch's Method::init (1.4 and 1.5) keeps only the last operator
+// resolution error of a method that is not "missing operator": a kernel call
+// whose operator has no name, or an operator index out of range, followed by
+// one that resolves, leaves a null kernel in a method that loads "fine" and
+// crashes at execute(). Found by flipping bytes of a program
+// (test_vad_model); refused here before any method is loaded.
+Status check_kernel_calls(const uint8_t* data, size_t size) {
+  // Program.execution_plan (1); ExecutionPlan.chains (5), .operators (6);
+  // Chain.instructions (2); Instruction.instr_args type (0) and value (1);
+  // KernelCall.op_index (0); Operator.name (0), .overload (1).
+  constexpr uint8_t kKernelCall = 1;
+  constexpr uint32_t kMaxOperatorName = 100;  // ExecuTorch's name buffer
+  const FlatbufferView fb(data, size);
+  const Status malformed = Status::Error(
+      ErrorCode::kModelLoad,
+      "not a loadable ExecuTorch program: its method tables are malformed");
+  size_t root = 0;
+  size_t plans = 0;
+  uint32_t plan_count = 0;
+  if (!fb.follow(0, &root) || !fb.field_target(root, 1, &plans) || plans == 0 ||
+      !fb.length(plans, &plan_count)) {
+    return malformed;
+  }
+  for (uint32_t p = 0; p < plan_count; ++p) {
+    size_t plan = 0;
+    size_t operators = 0;
+    size_t chains = 0;
+    uint32_t operator_count = 0;
+    uint32_t chain_count = 0;
+    if (!fb.follow(plans + 4 + 4 * p, &plan) ||
+        !fb.field_target(plan, 6, &operators) ||
+        !fb.field_target(plan, 5, &chains)) {
+      return malformed;
+    }
+    if (operators != 0 && !fb.length(operators, &operator_count)) {
+      return malformed;
+    }
+    for (uint32_t o = 0; o < operator_count; ++o) {
+      size_t op = 0;
+      size_t name = 0;
+      size_t overload = 0;
+      uint32_t name_length = 0;
+      uint32_t overload_length = 0;
+      if (!fb.follow(operators + 4 + 4 * o, &op) ||
+          !fb.field_target(op, 0, &name) ||
+          !fb.field_target(op, 1, &overload)) {
+        return malformed;
+      }
+      if (name == 0 || !fb.u32(name, &name_length) ||
+          (overload != 0 && !fb.u32(overload, &overload_length)) ||
+          name_length >= kMaxOperatorName ||
+          overload_length >= kMaxOperatorName - name_length - 1) {
+        return Status::Error(ErrorCode::kModelLoad,
+                             "not a loadable ExecuTorch program: operator %lu "
+                             "has no usable name",
+                             ul(o));
+      }
+    }
+    if (chains != 0 && !fb.length(chains, &chain_count)) {
+      return malformed;
+    }
+    for (uint32_t c = 0; c < chain_count; ++c) {
+      size_t chain = 0;
+      size_t instructions = 0;
+      uint32_t instruction_count = 0;
+      if (!fb.follow(chains + 4 + 4 * c, &chain) ||
+          !fb.field_target(chain, 2, &instructions)) {
+        return malformed;
+      }
+      if (instructions != 0 && !fb.length(instructions, &instruction_count)) {
+        return malformed;
+      }
+      for (uint32_t i = 0; i < instruction_count; ++i) {
+        size_t instruction = 0;
+        size_t type_pos = 0;
+        uint8_t type = 0;
+        if (!fb.follow(instructions + 4 + 4 * i, &instruction) ||
+            !fb.field(instruction, 0, &type_pos) ||
+            (type_pos != 0 && !fb.u8(type_pos, &type))) {
+          return malformed;
+        }
+        if (type != kKernelCall) {
+          continue;
+        }
+        size_t call = 0;
+        size_t index_pos = 0;
+        uint32_t op_index = 0;  // the default when absent
+        if (!fb.field_target(instruction, 1, &call) || call == 0 ||
+            !fb.field(call, 0, &index_pos) ||
+            (index_pos != 0 && !fb.u32(index_pos, &op_index))) {
+          return malformed;
+        }
+        if (op_index >= operator_count) {
+          return Status::Error(
+              ErrorCode::kModelLoad,
+              "not a loadable ExecuTorch program: kernel "
+              "call %lu names operator %ld of %lu",
+              ul(i),
+              static_cast<long>(static_cast<int32_t>(op_index)),
+              ul(operator_count));
+        }
+      }
+    }
   }
   return Status::Ok();
 }
@@ -173,7 +350,10 @@ Status VadModel::open(const void* pte, size_t size) {
                          error_value(program.error()));
   }
   program_.emplace(std::move(program.get()));
-  const Status status = check_signature();
+  Status status = check_kernel_calls(static_cast<const uint8_t*>(pte), size);
+  if (status.ok()) {
+    status = check_signature();
+  }
   if (!status.ok()) {
     program_.reset();
   }
@@ -189,8 +369,6 @@ Status VadModel::check_signature() {
                          kMethodName,
                          first.ok() ? *first : "none");
   }
-  constexpr const char* kExpectedInput = "a float32 tensor of shape (1, 576)";
-  constexpr const char* kExpectedOutput = "a float32 tensor of shape (1, 1)";
   if (meta->num_inputs() != 1) {
     return Status::Error(ErrorCode::kModelSignature,
                          "model has %lu inputs: expected 1, %s",
@@ -203,16 +381,65 @@ Status VadModel::check_signature() {
                          ul(meta->num_outputs()),
                          kExpectedOutput);
   }
-  Status status = check_tensor(*meta,
-                               /*is_input=*/true,
-                               static_cast<int32_t>(kModelInputSamples),
-                               kExpectedInput);
+  Status status = check_is_tensor(*meta, /*is_input=*/false);
   if (!status.ok()) {
     return status;
   }
-  status = check_tensor(*meta, /*is_input=*/false, 1, kExpectedOutput);
+  et::Result<et::TensorInfo> output = meta->output_tensor_meta(0);
+  if (!output.ok()) {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "cannot read the metadata of model output 0 (error "
+                         "0x%x)",
+                         error_value(output.error()));
+  }
+  if (output->scalar_type() != ScalarType::Float) {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "model output is %s: expected %s",
+                         et::toString(output->scalar_type()),
+                         kExpectedOutput);
+  }
+  if (!has_shape(output->sizes(), 1, 1)) {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "model output has shape %s: expected %s",
+                         shape_text(output->sizes()).text,
+                         kExpectedOutput);
+  }
+  status = check_is_tensor(*meta, /*is_input=*/true);
   if (!status.ok()) {
     return status;
+  }
+  et::Result<et::TensorInfo> input = meta->input_tensor_meta(0);
+  if (!input.ok()) {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "cannot read the metadata of model input 0 (error "
+                         "0x%x)",
+                         error_value(input.error()));
+  }
+  if (input->scalar_type() == ScalarType::Short) {
+    audio_input_ = AudioInput::kInt16;
+  } else if (input->scalar_type() == ScalarType::Float) {
+    audio_input_ = AudioInput::kFloat;
+  } else {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "model input is %s: expected int16 PCM samples (or "
+                         "float32 audio, run.sh --input float)",
+                         et::toString(input->scalar_type()));
+  }
+  // The geometry decides the input shape.
+  status = read_geometry();
+  if (!status.ok()) {
+    return status;
+  }
+  const int32_t frame = static_cast<int32_t>(geometry_.frame_samples());
+  if (!has_shape(input->sizes(), 1, frame)) {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "model input has shape %s: expected (1, %ld), "
+                         "context_samples %lu + hop_samples %lu of the "
+                         "program's metadata",
+                         shape_text(input->sizes()).text,
+                         static_cast<long>(frame),
+                         ul(geometry_.context_samples),
+                         ul(geometry_.hop_samples));
   }
   num_planned_ = meta->num_memory_planned_buffers();
   if (num_planned_ > kMaxPlannedBuffers) {
@@ -231,6 +458,85 @@ Status VadModel::check_signature() {
     }
     planned_sizes_[i] = static_cast<size_t>(*bytes);
   }
+  return Status::Ok();
+}
+
+// Runs one constant method of the program and returns its integer. The
+// method is loaded into metadata_pool_ and destroyed before returning.
+Result<int64_t> VadModel::read_metadata(const char* name) {
+  et::Result<et::MethodMeta> meta = program_->method_meta(name);
+  if (!meta.ok()) {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "program has no '%s' method: it was exported without "
+                         "the frame geometry (sample_rate, hop_samples, "
+                         "context_samples); re-export it with "
+                         "examples/arm/silero_vad/run.sh",
+                         name);
+  }
+  et::Result<et::Tag> tag = meta->output_tag(0);
+  if (meta->num_inputs() != 0 || meta->num_outputs() != 1 || !tag.ok() ||
+      *tag != et::Tag::Int) {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "program metadata method '%s' does not return one "
+                         "integer (%lu inputs, %lu outputs); re-export the "
+                         "program with examples/arm/silero_vad/run.sh",
+                         name,
+                         ul(meta->num_inputs()),
+                         ul(meta->num_outputs()));
+  }
+  et::MemoryAllocator allocator(static_cast<uint32_t>(sizeof(metadata_pool_)),
+                                metadata_pool_);
+  et::HierarchicalAllocator no_planned_memory({});
+  et::MemoryManager memory(&allocator, &no_planned_memory);
+  et::Result<et::Method> method = program_->load_method(name, &memory);
+  if (!method.ok()) {
+    return Status::Error(ErrorCode::kModelLoad,
+                         "loading metadata method '%s' failed: %s (error "
+                         "0x%x)",
+                         name,
+                         et::to_string(method.error()),
+                         error_value(method.error()));
+  }
+  const et::Error error = method->execute();
+  if (error != et::Error::Ok || method->outputs_size() != 1 ||
+      !method->get_output(0).isInt()) {
+    return Status::Error(ErrorCode::kModelLoad,
+                         "running metadata method '%s' failed: %s (error "
+                         "0x%x)",
+                         name,
+                         et::to_string(error),
+                         error_value(error));
+  }
+  return method->get_output(0).toInt();
+}
+
+Status VadModel::read_geometry() {
+  const char* const names[3] = {
+      kSampleRateMethod, kHopSamplesMethod, kContextSamplesMethod};
+  int64_t values[3] = {0, 0, 0};
+  for (size_t i = 0; i < 3; ++i) {
+    Result<int64_t> value = read_metadata(names[i]);
+    if (!value.ok()) {
+      return value.status();
+    }
+    if (*value < 0 || *value > INT32_MAX) {
+      return Status::Error(ErrorCode::kModelSignature,
+                           "program metadata %s is %ld: not a sample count",
+                           names[i],
+                           static_cast<long>(*value));
+    }
+    values[i] = *value;
+  }
+  FrameGeometry geometry;
+  geometry.sample_rate = static_cast<uint32_t>(values[0]);
+  geometry.hop_samples = static_cast<size_t>(values[1]);
+  geometry.context_samples = static_cast<size_t>(values[2]);
+  const Status status = check_frame_geometry(geometry);
+  if (!status.ok()) {
+    return Status::Error(
+        ErrorCode::kModelSignature, "program metadata: %s", status.message());
+  }
+  geometry_ = geometry;
   return Status::Ok();
 }
 
@@ -314,17 +620,32 @@ Status VadModel::load(ByteSpan method_pool,
                          hint);
   }
   method_.emplace(std::move(method.get()));
-  input_impl_.emplace(
-      ScalarType::Float, 2, input_sizes_, input_, input_dim_order_);
+  input_sizes_[1] =
+      static_cast<executorch::aten::SizesType>(geometry_.frame_samples());
+  input_impl_.emplace(audio_input_ == AudioInput::kInt16 ? ScalarType::Short
+                                                         : ScalarType::Float,
+                      2,
+                      input_sizes_,
+                      input_,
+                      input_dim_order_);
   return Status::Ok();
 }
 
-Result<float> VadModel::step(const float* input) {
+Result<float> VadModel::step(const int16_t* frame) {
   if (!method_.has_value()) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "VadModel::step() before load()");
   }
-  std::memcpy(input_, input, sizeof(input_));
+  const size_t samples = geometry_.frame_samples();
+  if (audio_input_ == AudioInput::kInt16) {
+    // PCM as it came: the program rescales it.
+    std::memcpy(input_, frame, samples * sizeof(int16_t));
+  } else {
+    float* audio = reinterpret_cast<float*>(input_);
+    for (size_t i = 0; i < samples; ++i) {
+      audio[i] = static_cast<float>(frame[i]) / kPcm16FullScale;
+    }
+  }
   // Set every frame: a planned input is copied into the arena by
   // set_input(), so the new samples must be handed over each time.
   et::Error error = method_->set_input(et::EValue(Tensor(&*input_impl_)), 0);

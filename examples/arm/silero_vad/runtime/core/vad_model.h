@@ -6,11 +6,25 @@
 
 // The model step on ExecuTorch: one loaded Method of a .pte held in memory.
 //
+// The program contract (model_export/program_contract.py):
+//  - method "forward": input 0 is the audio frame, shape
+//    (1, context_samples + hop_samples), int16 PCM samples (the default
+//    export; the program rescales them) or float32 audio (sample / 32768, an
+//    export with run.sh --input float); output 0 is the float32 speech
+//    probability, shape (1, 1);
+//  - constant methods "sample_rate", "hop_samples", "context_samples"
+//    (int64): the frame geometry, one of Silero's two (16 kHz: 512 + 64,
+//    8 kHz: 256 + 32), read at open() and handed to the rest of the runtime
+//    through geometry().
+// The frames come in as int16 PCM; an int16 program gets them unchanged, a
+// float program gets them divided by 32768. Anything else is refused at
+// open() with what was found and what is needed.
+//
 // The recurrent state is not the runner's business: the program keeps it in
 // a mutable buffer that ExecuTorch preserves across execute() calls of one
 // loaded Method (the export makes it start at zero). So the same runner
-// serves any program with the VAD signature (float input (1, 576), float
-// output (1, 1)), whatever it does inside, delegated to the Ethos-U or not.
+// serves any program with the VAD contract, whatever it does inside,
+// delegated to the Ethos-U or not, 16 or 8 kHz.
 //
 // Memory is the caller's: a pool for the method's bookkeeping, one for the
 // planned activations (sized by planned_memory_bytes() after open()), and
@@ -33,9 +47,9 @@
 #include <executorch/runtime/executor/method.h>
 #include <executorch/runtime/executor/program.h>
 
+#include "frame_geometry.h"
 #include "model_step.h"
 #include "status.h"
-#include "vad_constants.h"
 
 namespace silero_vad {
 
@@ -68,9 +82,23 @@ class MemoryDataLoader final : public executorch::runtime::DataLoader {
   size_t size_ = 0;
 };
 
+// The audio input of a program, as run.sh --input names it.
+enum class AudioInput : uint8_t {
+  // int16 PCM samples, passed as they come.
+  kInt16,
+  // float32 audio: sample / 32768.
+  kFloat,
+};
+
 class VadModel final : public ModelStep {
  public:
   static constexpr const char* kMethodName = "forward";
+  // The metadata methods, in model_export/frame_geometry.py's order.
+  static constexpr const char* kSampleRateMethod = "sample_rate";
+  static constexpr const char* kHopSamplesMethod = "hop_samples";
+  static constexpr const char* kContextSamplesMethod = "context_samples";
+  // Bookkeeping of one loaded metadata method (a single constant value).
+  static constexpr size_t kMetadataPoolBytes = 2048;
   // Planned-memory arenas supported (programs use one or two).
   static constexpr size_t kMaxPlannedBuffers = 8;
   // Alignment of every planned arena.
@@ -81,9 +109,18 @@ class VadModel final : public ModelStep {
   VadModel& operator=(const VadModel&) = delete;
   ~VadModel();
 
-  // Loads the program in `pte` (which must outlive this object) and checks
-  // that its "forward" method has the VAD signature.
+  // Loads the program in `pte` (which must outlive this object), checks
+  // that its "forward" method has the VAD signature and reads the frame
+  // geometry from its metadata methods.
   Status open(const void* pte, size_t size);
+
+  // The program's frame geometry and audio input. After a successful open().
+  const FrameGeometry& geometry() const override {
+    return geometry_;
+  }
+  AudioInput audio_input() const {
+    return audio_input_;
+  }
 
   // Bytes of planned memory load() needs, alignment included. After open().
   size_t planned_memory_bytes() const;
@@ -91,14 +128,17 @@ class VadModel final : public ModelStep {
   // Loads the method into the given pools. `temp_pool` may be empty.
   Status load(ByteSpan method_pool, ByteSpan planned_pool, ByteSpan temp_pool);
 
-  // Runs one frame (kModelInputSamples floats) and returns the probability.
-  Result<float> step(const float* input) override;
+  // Runs one frame (geometry().frame_samples() int16 PCM samples) and
+  // returns the probability.
+  Result<float> step(const int16_t* frame) override;
 
   // Method-pool bytes in use after load(), to size bare-metal pools.
   size_t method_pool_used() const;
 
  private:
   Status check_signature();
+  Result<int64_t> read_metadata(const char* name);
+  Status read_geometry();
 
   MemoryDataLoader loader_;
   std::optional<executorch::runtime::Program> program_;
@@ -112,9 +152,13 @@ class VadModel final : public ModelStep {
   std::optional<executorch::runtime::MemoryManager> memory_manager_;
   std::optional<executorch::runtime::Method> method_;
 
-  float input_[kModelInputSamples] = {};
-  executorch::aten::SizesType input_sizes_[2] = {
-      1, static_cast<executorch::aten::SizesType>(kModelInputSamples)};
+  FrameGeometry geometry_;
+  AudioInput audio_input_ = AudioInput::kInt16;
+  alignas(16) uint8_t metadata_pool_[kMetadataPoolBytes] = {};
+
+  // The input tensor's data: int16 or float32 samples.
+  alignas(16) uint8_t input_[kMaxFrameSamples * sizeof(float)] = {};
+  executorch::aten::SizesType input_sizes_[2] = {1, 0};
   executorch::aten::DimOrderType input_dim_order_[2] = {0, 1};
   std::optional<executorch::aten::TensorImpl> input_impl_;
 };

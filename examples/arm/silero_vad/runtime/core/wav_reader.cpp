@@ -6,7 +6,7 @@
 
 #include "wav_reader.h"
 
-#include "vad_constants.h"
+#include <cstring>
 
 namespace silero_vad {
 namespace {
@@ -46,6 +46,11 @@ bool tag_is(const uint8_t* p, const char* tag) {
          p[3] == static_cast<uint8_t>(tag[3]);
 }
 
+// A RIFF or data size that a writer left for "unknown".
+bool unknown_size(uint32_t size) {
+  return size == 0 || size == 0xFFFFFFFFu;
+}
+
 // A chunk id as text for messages; bytes outside printable ASCII become '?'
 // so hostile input cannot inject control characters into the output.
 struct TagText {
@@ -62,7 +67,8 @@ TagText tag_text(const uint8_t* p) {
   return out;
 }
 
-unsigned long ul(size_t value) {
+// For messages (newlib-nano's printf has no 64-bit conversions).
+unsigned long ul(uint64_t value) {
   return static_cast<unsigned long>(value);
 }
 
@@ -87,6 +93,37 @@ const char* format_name(uint16_t tag) {
   }
 }
 
+// Reads `size` bytes unless the input ends first; returns the bytes read.
+size_t read_fully(ByteSource& source, uint8_t* out, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    const size_t got = source.read(out + done, size - done);
+    if (got == 0) {
+      break;
+    }
+    done += got;
+  }
+  return done;
+}
+
+// Discards `size` bytes unless the input ends first; returns the bytes
+// discarded.
+uint64_t skip(ByteSource& source, uint64_t size) {
+  uint8_t scratch[64];
+  uint64_t done = 0;
+  while (done < size) {
+    const uint64_t left = size - done;
+    const size_t want =
+        left < sizeof(scratch) ? static_cast<size_t>(left) : sizeof(scratch);
+    const size_t got = source.read(scratch, want);
+    if (got == 0) {
+      break;
+    }
+    done += got;
+  }
+  return done;
+}
+
 struct FmtChunk {
   uint16_t format_tag = 0;
   uint16_t channels = 0;
@@ -99,13 +136,9 @@ struct FmtChunk {
   bool subformat_known = false;
 };
 
-Status parse_fmt(const uint8_t* body, size_t size, FmtChunk* fmt) {
-  if (size < kFmtMinBytes) {
-    return Status::Error(ErrorCode::kInvalidWav,
-                         "fmt chunk is %lu bytes, need at least %lu",
-                         ul(size),
-                         ul(kFmtMinBytes));
-  }
+// `body` holds the first min(size, kFmtExtensibleBytes) bytes of a fmt chunk
+// of `size` bytes (size >= kFmtMinBytes).
+Status parse_fmt(const uint8_t* body, uint32_t size, FmtChunk* fmt) {
   fmt->format_tag = read_u16(body);
   fmt->channels = read_u16(body + 2);
   fmt->sample_rate = read_u32(body + 4);
@@ -142,7 +175,7 @@ Status parse_fmt(const uint8_t* body, size_t size, FmtChunk* fmt) {
   return Status::Ok();
 }
 
-Status check_fmt(const FmtChunk& fmt) {
+Status check_fmt(const FmtChunk& fmt, const FrameGeometry& geometry) {
   uint16_t format = fmt.format_tag;
   if (format == kFormatExtensible) {
     if (!fmt.subformat_known) {
@@ -186,12 +219,20 @@ Status check_fmt(const FmtChunk& fmt) {
                          "16 bits valid",
                          static_cast<unsigned>(fmt.valid_bits));
   }
-  if (fmt.sample_rate != kSampleRateHz) {
-    return Status::Error(ErrorCode::kUnsupportedWav,
-                         "sample rate %lu Hz found: need %lu Hz (resample the "
-                         "file first)",
-                         static_cast<unsigned long>(fmt.sample_rate),
-                         static_cast<unsigned long>(kSampleRateHz));
+  if (fmt.sample_rate != geometry.sample_rate) {
+    // Name the other Silero model when the audio is at its rate.
+    const bool other_model = frame_geometry(fmt.sample_rate).ok();
+    return Status::Error(
+        ErrorCode::kUnsupportedWav,
+        "sample rate %lu Hz found: the program takes %lu Hz (resample "
+        "first%s%s)",
+        ul(fmt.sample_rate),
+        ul(geometry.sample_rate),
+        other_model ? ", or use the model exported with run.sh --sample-rate "
+                    : "",
+        other_model
+            ? (fmt.sample_rate == kGeometry8k.sample_rate ? "8000" : "16000")
+            : "");
   }
   if (fmt.block_align != kRequiredBlockAlign) {
     return Status::Error(ErrorCode::kInvalidWav,
@@ -202,151 +243,265 @@ Status check_fmt(const FmtChunk& fmt) {
   return Status::Ok();
 }
 
+// The input ended before the end of a chunk body.
+Status ended_inside(const uint8_t* tag,
+                    uint64_t position,
+                    uint64_t got,
+                    uint32_t size) {
+  return Status::Error(ErrorCode::kTruncatedWav,
+                       "input ends inside the '%s' chunk at byte %lu: %lu of "
+                       "its %lu bytes",
+                       tag_text(tag).text,
+                       ul(position),
+                       ul(got),
+                       ul(size));
+}
+
+// The samples of a validated clip: at least one frame.
+Status check_sample_count(uint64_t samples, const FrameGeometry& geometry) {
+  if (samples == 0) {
+    return Status::Error(ErrorCode::kInvalidWav,
+                         "data chunk is empty (0 samples)");
+  }
+  if (samples < geometry.hop_samples) {
+    return Status::Error(ErrorCode::kUnsupportedWav,
+                         "clip has %lu samples, shorter than one frame (%lu "
+                         "samples = 32 ms at %lu Hz)",
+                         ul(samples),
+                         ul(geometry.hop_samples),
+                         ul(geometry.sample_rate));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
-Result<WavAudio> parse_wav(const uint8_t* data, size_t size) {
-  if (size < kRiffHeaderBytes) {
+size_t MemoryByteSource::read(uint8_t* out, size_t max_bytes) {
+  size_t count = size_ - position_;
+  if (count > max_bytes) {
+    count = max_bytes;
+  }
+  if (count > 0) {
+    std::memcpy(out, data_ + position_, count);
+  }
+  position_ += count;
+  return count;
+}
+
+Result<WavHeader> read_wav_header(ByteSource& source,
+                                  const FrameGeometry& geometry,
+                                  uint64_t input_size) {
+  const bool size_known = input_size != kUnknownInputSize;
+  uint8_t riff[kRiffHeaderBytes];
+  const size_t got = read_fully(source, riff, sizeof(riff));
+  if (got < kRiffHeaderBytes) {
     return Status::Error(ErrorCode::kInvalidWav,
-                         "file too short for a RIFF/WAVE header: %lu bytes, "
-                         "need at least %lu",
-                         ul(size),
+                         "too short for a RIFF/WAVE header: %lu bytes, need "
+                         "at least %lu",
+                         ul(got),
                          ul(kRiffHeaderBytes));
   }
-  if (data == nullptr) {
-    return Status::Error(ErrorCode::kInvalidArgument, "no WAV data");
-  }
-  if (!tag_is(data, "RIFF")) {
-    if (tag_is(data, "RIFX")) {
+  if (!tag_is(riff, "RIFF")) {
+    if (tag_is(riff, "RIFX")) {
       return Status::Error(
           ErrorCode::kUnsupportedWav,
           "big-endian RIFX file: need little-endian RIFF/WAVE");
     }
-    if (tag_is(data, "RF64")) {
+    if (tag_is(riff, "RF64")) {
       return Status::Error(ErrorCode::kUnsupportedWav,
                            "RF64 file: need RIFF/WAVE");
     }
     return Status::Error(ErrorCode::kInvalidWav,
                          "not a RIFF/WAVE file: starts with '%s', expected "
                          "'RIFF'",
-                         tag_text(data).text);
+                         tag_text(riff).text);
   }
-  if (!tag_is(data + 8, "WAVE")) {
+  if (!tag_is(riff + 8, "WAVE")) {
     return Status::Error(ErrorCode::kInvalidWav,
                          "RIFF file of type '%s', expected 'WAVE'",
-                         tag_text(data + 8).text);
+                         tag_text(riff + 8).text);
   }
-  const uint32_t riff_size = read_u32(data + 4);
-  if (riff_size < 4) {
-    return Status::Error(ErrorCode::kInvalidWav,
-                         "RIFF size %lu cannot even hold the 'WAVE' tag",
-                         static_cast<unsigned long>(riff_size));
+  WavHeader header;
+  const uint32_t riff_size = read_u32(riff + 4);
+  header.riff_size_known = !unknown_size(riff_size);
+  if (header.riff_size_known) {
+    if (riff_size < 4) {
+      return Status::Error(ErrorCode::kInvalidWav,
+                           "RIFF size %lu cannot even hold the 'WAVE' tag",
+                           ul(riff_size));
+    }
+    header.riff_end = static_cast<uint64_t>(riff_size) + 8;
+    if (size_known && header.riff_end > input_size) {
+      return Status::Error(ErrorCode::kTruncatedWav,
+                           "truncated file: the RIFF header declares %lu "
+                           "bytes but only %lu follow it",
+                           ul(riff_size),
+                           ul(input_size - 8));
+    }
   }
-  // Compare before adding: riff_size + 8 could wrap a 32-bit size_t.
-  if (riff_size > size - 8) {
-    return Status::Error(ErrorCode::kInvalidWav,
-                         "truncated file: the RIFF header declares %lu bytes "
-                         "but only %lu follow it",
-                         static_cast<unsigned long>(riff_size),
-                         ul(size - 8));
-  }
-  // Trailing bytes after the RIFF chunk are ignored.
-  const size_t end = static_cast<size_t>(riff_size) + 8;
 
   FmtChunk fmt;
   bool have_fmt = false;
-  bool have_data = false;
-  size_t data_offset = 0;
-  size_t data_size = 0;
-
-  size_t pos = kRiffHeaderBytes;
-  while (pos < end) {
-    const size_t remaining = end - pos;
-    if (remaining < kChunkHeaderBytes) {
-      return Status::Error(ErrorCode::kInvalidWav,
-                           "truncated chunk header at byte %lu: %lu bytes "
-                           "left, need %lu",
+  uint64_t pos = kRiffHeaderBytes;
+  while (true) {
+    if (header.riff_size_known) {
+      if (pos >= header.riff_end) {
+        break;
+      }
+      const uint64_t remaining = header.riff_end - pos;
+      if (remaining < kChunkHeaderBytes) {
+        return Status::Error(ErrorCode::kInvalidWav,
+                             "truncated chunk header at byte %lu: %lu bytes "
+                             "left, need %lu",
+                             ul(pos),
+                             ul(remaining),
+                             ul(kChunkHeaderBytes));
+      }
+    }
+    uint8_t chunk[kChunkHeaderBytes];
+    const size_t header_got = read_fully(source, chunk, sizeof(chunk));
+    if (header_got == 0 && !header.riff_size_known) {
+      break;  // The input ends between chunks: the end of the RIFF chunk.
+    }
+    if (header_got == 0) {
+      return Status::Error(ErrorCode::kTruncatedWav,
+                           "input ends at byte %lu, inside the RIFF chunk "
+                           "that ends at byte %lu",
                            ul(pos),
-                           ul(remaining),
+                           ul(header.riff_end));
+    }
+    if (header_got < kChunkHeaderBytes) {
+      return Status::Error(ErrorCode::kTruncatedWav,
+                           "input ends inside the chunk header at byte %lu "
+                           "(%lu of %lu bytes)",
+                           ul(pos),
+                           ul(header_got),
                            ul(kChunkHeaderBytes));
     }
-    const uint8_t* header = data + pos;
-    const uint32_t chunk_size = read_u32(header + 4);
-    const size_t body = pos + kChunkHeaderBytes;
-    const size_t body_available = remaining - kChunkHeaderBytes;
-    if (chunk_size > body_available) {
-      if (tag_is(header, "data")) {
+    const uint32_t chunk_size = read_u32(chunk + 4);
+    const uint64_t body = pos + kChunkHeaderBytes;
+    const bool is_data = tag_is(chunk, "data");
+    if (header.riff_size_known && chunk_size > header.riff_end - body &&
+        !(is_data && unknown_size(chunk_size))) {
+      if (is_data) {
         return Status::Error(ErrorCode::kInvalidWav,
                              "data chunk declares %lu bytes but only %lu "
-                             "remain in the file",
-                             static_cast<unsigned long>(chunk_size),
-                             ul(body_available));
+                             "remain in the RIFF chunk",
+                             ul(chunk_size),
+                             ul(header.riff_end - body));
       }
       return Status::Error(ErrorCode::kInvalidWav,
                            "'%s' chunk at byte %lu declares %lu bytes but only "
-                           "%lu remain in the file",
-                           tag_text(header).text,
+                           "%lu remain in the RIFF chunk",
+                           tag_text(chunk).text,
                            ul(pos),
-                           static_cast<unsigned long>(chunk_size),
-                           ul(body_available));
+                           ul(chunk_size),
+                           ul(header.riff_end - body));
     }
-    if (tag_is(header, "fmt ")) {
+
+    if (is_data) {
+      if (!have_fmt) {
+        return Status::Error(ErrorCode::kInvalidWav,
+                             "data chunk before the fmt chunk: the fmt chunk "
+                             "must come first");
+      }
+      header.data_offset = body;
+      header.data_size_known = !unknown_size(chunk_size);
+      if (header.data_size_known) {
+        if (chunk_size % kRequiredBlockAlign != 0) {
+          return Status::Error(ErrorCode::kInvalidWav,
+                               "data size %lu bytes is not a multiple of the "
+                               "block align (%u bytes)",
+                               ul(chunk_size),
+                               static_cast<unsigned>(kRequiredBlockAlign));
+        }
+        header.data_bytes = chunk_size;
+        if (size_known && !header.riff_size_known &&
+            chunk_size > input_size - body) {
+          return Status::Error(ErrorCode::kTruncatedWav,
+                               "truncated file: the data chunk declares %lu "
+                               "bytes but only %lu follow it",
+                               ul(chunk_size),
+                               ul(input_size - body));
+        }
+      }
+      header.sample_rate = fmt.sample_rate;
+      return header;
+    }
+
+    uint64_t consumed = 0;
+    if (tag_is(chunk, "fmt ")) {
       if (have_fmt) {
         return Status::Error(ErrorCode::kInvalidWav, "more than one fmt chunk");
       }
-      const Status status = parse_fmt(data + body, chunk_size, &fmt);
+      if (chunk_size < kFmtMinBytes) {
+        return Status::Error(ErrorCode::kInvalidWav,
+                             "fmt chunk is %lu bytes, need at least %lu",
+                             ul(chunk_size),
+                             ul(kFmtMinBytes));
+      }
+      uint8_t fmt_body[kFmtExtensibleBytes];
+      const size_t want = chunk_size < sizeof(fmt_body)
+                              ? static_cast<size_t>(chunk_size)
+                              : sizeof(fmt_body);
+      consumed = read_fully(source, fmt_body, want);
+      if (consumed < want) {
+        return ended_inside(chunk, pos, consumed, chunk_size);
+      }
+      Status status = parse_fmt(fmt_body, chunk_size, &fmt);
+      if (status.ok()) {
+        status = check_fmt(fmt, geometry);
+      }
       if (!status.ok()) {
         return status;
       }
       have_fmt = true;
-    } else if (tag_is(header, "data")) {
-      if (have_data) {
-        return Status::Error(ErrorCode::kInvalidWav,
-                             "more than one data chunk");
-      }
-      have_data = true;
-      data_offset = body;
-      data_size = chunk_size;
+    }
+    consumed += skip(source, chunk_size - consumed);
+    if (consumed < chunk_size) {
+      return ended_inside(chunk, pos, consumed, chunk_size);
     }
     pos = body + chunk_size;
     // Odd-sized chunks are followed by a pad byte. Writers often drop it
     // after the last chunk, so a missing final pad byte is accepted.
-    if ((chunk_size & 1u) != 0 && pos < end) {
-      ++pos;
+    if ((chunk_size & 1u) != 0 &&
+        (!header.riff_size_known || pos < header.riff_end)) {
+      pos += skip(source, 1);
     }
   }
-
   if (!have_fmt) {
     return Status::Error(ErrorCode::kInvalidWav, "missing fmt chunk");
   }
-  const Status fmt_status = check_fmt(fmt);
-  if (!fmt_status.ok()) {
-    return fmt_status;
+  return Status::Error(ErrorCode::kInvalidWav, "missing data chunk");
+}
+
+Result<WavAudio> parse_wav(const uint8_t* data,
+                           size_t size,
+                           const FrameGeometry& geometry) {
+  if (data == nullptr && size > 0) {
+    return Status::Error(ErrorCode::kInvalidArgument, "no WAV data");
   }
-  if (!have_data) {
-    return Status::Error(ErrorCode::kInvalidWav, "missing data chunk");
+  MemoryByteSource source(data, size);
+  const Result<WavHeader> header = read_wav_header(source, geometry, size);
+  if (!header.ok()) {
+    return header.status();
   }
-  if (data_size == 0) {
-    return Status::Error(ErrorCode::kInvalidWav,
-                         "data chunk is empty (0 samples)");
+  // The header parser checked that the data chunk lies inside the file.
+  uint64_t bytes = 0;
+  if (header->data_size_known) {
+    bytes = header->data_bytes;
+  } else {
+    const uint64_t end = header->riff_size_known ? header->riff_end : size;
+    bytes = (end - header->data_offset) & ~static_cast<uint64_t>(1);
   }
-  if (data_size % kRequiredBlockAlign != 0) {
-    return Status::Error(ErrorCode::kInvalidWav,
-                         "data size %lu bytes is not a multiple of the block "
-                         "align (%u bytes)",
-                         ul(data_size),
-                         static_cast<unsigned>(kRequiredBlockAlign));
-  }
-  const size_t num_samples = data_size / kRequiredBlockAlign;
-  if (num_samples < kFrameSamples) {
-    return Status::Error(ErrorCode::kUnsupportedWav,
-                         "clip has %lu samples, shorter than one frame (%lu "
-                         "samples = 32 ms at 16 kHz)",
-                         ul(num_samples),
-                         ul(kFrameSamples));
+  const uint64_t num_samples = bytes / kRequiredBlockAlign;
+  const Status status = check_sample_count(num_samples, geometry);
+  if (!status.ok()) {
+    return status;
   }
   WavAudio audio;
-  audio.pcm = data + data_offset;
-  audio.num_samples = num_samples;
+  audio.pcm = data + header->data_offset;
+  audio.num_samples = static_cast<size_t>(num_samples);
   return audio;
 }
 
@@ -360,6 +515,93 @@ size_t WavSampleSource::read(int16_t* out, size_t max_samples) {
   }
   position_ += count;
   return count;
+}
+
+Status WavStreamReader::open(const FrameGeometry& geometry) {
+  if (open_ || ended_) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "WavStreamReader::open() called twice");
+  }
+  const Result<WavHeader> header = read_wav_header(bytes_, geometry);
+  if (!header.ok()) {
+    ended_ = true;
+    end_status_ = header.status();
+    // A failed read of the input explains a truncated header best.
+    if (!bytes_.status().ok()) {
+      end_status_ = bytes_.status();
+    }
+    return end_status_;
+  }
+  geometry_ = geometry;
+  header_ = *header;
+  if (header_.data_size_known) {
+    data_remaining_ = header_.data_bytes;
+  } else if (header_.riff_size_known) {
+    data_remaining_ = header_.riff_end - header_.data_offset;
+  } else {
+    data_remaining_ = UINT64_MAX;
+  }
+  open_ = true;
+  return Status::Ok();
+}
+
+size_t WavStreamReader::read(int16_t* out, size_t max_samples) {
+  if (!open_ || ended_) {
+    return 0;
+  }
+  size_t count = 0;
+  while (count < max_samples) {
+    // Bytes that complete the samples still wanted, at most a buffer.
+    uint64_t want = static_cast<uint64_t>(max_samples - count) * 2 - carried_;
+    if (want > data_remaining_) {
+      want = data_remaining_;
+    }
+    if (want > sizeof(buffer_) - carried_) {
+      want = sizeof(buffer_) - carried_;
+    }
+    if (want == 0) {
+      end();
+      break;
+    }
+    size_t got = bytes_.read(buffer_ + carried_, static_cast<size_t>(want));
+    if (got == 0) {
+      end();
+      break;
+    }
+    if (got > want) {
+      got = static_cast<size_t>(want);  // A misbehaving source.
+    }
+    data_remaining_ -= got;
+    const size_t available = carried_ + got;
+    const size_t samples = available / 2;
+    for (size_t i = 0; i < samples; ++i) {
+      out[count + i] = decode_pcm16(buffer_ + 2 * i);
+    }
+    count += samples;
+    carried_ = available % 2;
+    if (carried_ != 0) {
+      buffer_[0] = buffer_[available - 1];
+    }
+    // Hand over what has arrived rather than wait for more: the caller asks
+    // again if it needs more (live input arrives in small pieces).
+    if (count > 0) {
+      break;
+    }
+  }
+  samples_read_ += count;
+  return count;
+}
+
+void WavStreamReader::end() {
+  ended_ = true;
+  // A dangling half sample at the end (a recorder stopped mid-write) is
+  // dropped.
+  carried_ = 0;
+  if (!bytes_.status().ok()) {
+    end_status_ = bytes_.status();
+    return;
+  }
+  end_status_ = check_sample_count(samples_read_, geometry_);
 }
 
 }  // namespace silero_vad

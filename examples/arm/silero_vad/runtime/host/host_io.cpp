@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 namespace silero_vad {
 namespace host {
 namespace {
@@ -180,6 +182,23 @@ Status read_file(const char* path, std::vector<uint8_t>* out) {
   }
   std::fclose(file);
   return status;
+}
+
+size_t FdByteSource::read(uint8_t* out, size_t max_bytes) {
+  if (!status_.ok() || max_bytes == 0) {
+    return 0;
+  }
+  while (true) {
+    const ssize_t got = ::read(fd_, out, max_bytes);
+    if (got >= 0) {
+      return static_cast<size_t>(got);
+    }
+    if (errno != EINTR) {
+      status_ = Status::Error(
+          ErrorCode::kIo, "reading %s failed: %s", name_, std::strerror(errno));
+      return 0;
+    }
+  }
 }
 
 }  // namespace host

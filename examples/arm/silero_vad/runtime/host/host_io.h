@@ -5,7 +5,8 @@
  */
 
 // Host-only helpers shared by the host tools: command-line parsing of the
-// segmenter parameters, whole-file reads, and a stdout sink.
+// segmenter parameters, whole-file reads, standard input as a byte source,
+// and a stdout sink.
 
 #pragma once
 
@@ -16,6 +17,7 @@
 #include "output_sink.h"
 #include "speech_segmenter.h"
 #include "status.h"
+#include "wav_reader.h"
 
 namespace silero_vad {
 namespace host {
@@ -44,6 +46,25 @@ Result<int64_t> parse_int64(const char* option, const char* text);
 
 // Reads a whole file (start-up only: this allocates).
 Status read_file(const char* path, std::vector<uint8_t>* out);
+
+// Bytes of a file descriptor (standard input), read as they arrive: a read
+// returns what the pipe holds instead of waiting for a full buffer, so live
+// audio is handed on without delay. No seeking.
+class FdByteSource final : public ByteSource {
+ public:
+  // `name` is for messages ("standard input").
+  FdByteSource(int fd, const char* name) : fd_(fd), name_(name) {}
+
+  size_t read(uint8_t* out, size_t max_bytes) override;
+  Status status() const override {
+    return status_;
+  }
+
+ private:
+  int fd_;
+  const char* name_;
+  Status status_;
+};
 
 // Writes protocol bytes to stdout, flushed per line.
 class StdoutSink final : public OutputSink {

@@ -7,9 +7,11 @@
 // Test tool: runs the streaming SpeechSegmenter over stored probabilities so
 // Python can compare it with silero-vad's get_speech_timestamps_from_probs().
 //
-//   segment_probs --probs P.bin --audio-length-samples N [options]
+//   segment_probs --probs P.bin --audio-length-samples N
+//                 [--sample-rate 16000|8000] [options]
 //
-// P.bin holds float32 little-endian probabilities, one per 512-sample frame.
+// P.bin holds float32 little-endian probabilities, one per frame (512
+// samples at 16 kHz, 256 at 8 kHz, as silero-vad's window_size_samples).
 // Prints one "SEGMENT <start_sample> <end_sample>" line per segment; with
 // --show-release each line also says when the segment was released
 // ("frame=<frames pushed>" or "finish").
@@ -32,15 +34,18 @@ void print_help() {
       "Usage: segment_probs --probs PROBS.bin --audio-length-samples N "
       "[options]\n"
       "\n"
-      "Streams float32 little-endian probabilities (one per 512-sample "
-      "frame)\n"
-      "through the speech segmenter and prints SEGMENT <start_sample> "
-      "<end_sample>.\n"
+      "Streams float32 little-endian probabilities (one per frame: 512 "
+      "samples\n"
+      "at 16 kHz, 256 at 8 kHz) through the speech segmenter and prints\n"
+      "SEGMENT <start_sample> <end_sample>.\n"
       "\n"
       "  --probs PATH                   probabilities\n"
-      "  --audio-length-samples N       clip length; ceil(N / 512) must equal "
-      "the\n"
-      "                                 number of probabilities\n"
+      "  --audio-length-samples N       clip length; ceil(N / frame) must "
+      "equal\n"
+      "                                 the number of probabilities\n"
+      "  --sample-rate R                16000 (default) or 8000, as\n"
+      "                                 get_speech_timestamps' "
+      "sampling_rate\n"
       "  --show-release                 add when each segment was released\n"
       "  -h, --help                     this text\n"
       "\n"
@@ -74,6 +79,7 @@ int main(int argc, char** argv) {
   silero_vad::SegmenterParams params;
   const char* probs_path = nullptr;
   const char* length_text = nullptr;
+  const char* rate_text = "16000";
   bool show_release = false;
   Status status;
   for (int i = 1; i < argc && status.ok(); ++i) {
@@ -90,6 +96,8 @@ int main(int argc, char** argv) {
       probs_path = value;
     } else if (std::strcmp(name, "--audio-length-samples") == 0) {
       length_text = value;
+    } else if (std::strcmp(name, "--sample-rate") == 0) {
+      rate_text = value;
     } else if (std::strcmp(name, "--show-release") == 0) {
       show_release = true;
     } else if (!silero_vad::host::apply_segmenter_option(
@@ -111,6 +119,16 @@ int main(int argc, char** argv) {
   if (!length.ok()) {
     return fail(length.status());
   }
+  silero_vad::Result<int64_t> rate =
+      silero_vad::host::parse_int64("--sample-rate", rate_text);
+  if (!rate.ok()) {
+    return fail(rate.status());
+  }
+  if (*rate < 0 || *rate > UINT32_MAX) {
+    return fail(Status::Error(ErrorCode::kInvalidArgument,
+                              "--sample-rate %lld is not a sample rate",
+                              static_cast<long long>(*rate)));
+  }
   std::vector<uint8_t> bytes;
   status = silero_vad::host::read_file(probs_path, &bytes);
   if (!status.ok()) {
@@ -125,7 +143,7 @@ int main(int argc, char** argv) {
   }
 
   silero_vad::SpeechSegmenter segmenter;
-  status = segmenter.configure(params);
+  status = segmenter.configure(params, static_cast<uint32_t>(*rate));
   if (!status.ok()) {
     return fail(status);
   }

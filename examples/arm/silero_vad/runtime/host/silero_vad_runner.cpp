@@ -9,9 +9,15 @@
 // (PROB/SEGMENT/DONE lines, then 0x04), errors as "ERROR ..." lines with a
 // non-zero exit status.
 //
+// Audio comes from a WAV file (read whole at start-up) or, with --wav -, a
+// WAV stream on standard input, decoded as it arrives through a fixed
+// buffer: `arecord -f S16_LE -r 16000 -c 1 | silero_vad_runner --model M.pte
+// --wav -` runs live, each line printed and flushed when its frame is done.
+//
 // Memory follows the embedded rules: everything is allocated at start-up
-// (file buffers, the planned-memory pool sized from the program), nothing
-// while frames run.
+// (file buffers, the planned-memory pool sized from the program, the timing
+// histogram), nothing while frames run, so a stream of any length runs in
+// constant memory.
 
 #include <algorithm>
 #include <cerrno>
@@ -21,12 +27,13 @@
 #include <cstring>
 #include <vector>
 
+#include <unistd.h>
+
 #include <executorch/runtime/platform/platform.h>
 
 #include "host_io.h"
 #include "serial_reporter.h"
 #include "vad_app.h"
-#include "vad_constants.h"
 #include "vad_model.h"
 #include "wav_reader.h"
 
@@ -45,27 +52,41 @@ constexpr size_t kMethodPoolBytes = 8u << 20;
 constexpr size_t kTempPoolBytes = 1u << 20;
 alignas(64) uint8_t g_method_pool[kMethodPoolBytes];
 alignas(64) uint8_t g_temp_pool[kTempPoolBytes];
+// Planned memory is sized by the program (the real model needs a few KiB).
+constexpr size_t kMaxPlannedBytes = 256u << 20;
 
 void print_help() {
   std::printf(
-      "Usage: silero_vad_runner --model MODEL.pte --wav CLIP.wav [options]\n"
+      "Usage: silero_vad_runner --model MODEL.pte --wav CLIP.wav|- "
+      "[options]\n"
       "\n"
-      "Runs a Silero VAD ExecuTorch program frame by frame over a 16 kHz mono\n"
-      "16-bit PCM WAV file and prints the serial protocol to stdout:\n"
+      "Runs a Silero VAD ExecuTorch program frame by frame over a mono 16-bit\n"
+      "PCM WAV file or stream at the program's sample rate (16000 or 8000 "
+      "Hz)\n"
+      "and prints the serial protocol to stdout, each line as soon as it is\n"
+      "known:\n"
       "  PROB <time_s> <probability> speech|silence   (one per 32 ms frame)\n"
       "  SEGMENT <start_s> <end_s>                    (as soon as final)\n"
       "  DONE frames=<n> segments=<m>\n"
       "followed by the byte 0x04. Errors print 'ERROR <message>' and exit "
       "non-zero.\n"
       "\n"
-      "The program must take one float32 tensor (1, 576) (64 context + 512 "
-      "new\n"
-      "samples, scaled by 1/32768) and return one float32 tensor (1, 1); any\n"
-      "recurrent state stays inside the program (a mutable buffer).\n"
+      "The program (examples/arm/silero_vad/run.sh --target cpu) takes one\n"
+      "frame, int16 PCM (or float32 audio) of shape (1, context + hop), and\n"
+      "returns one float32 probability (1, 1); its constant methods\n"
+      "sample_rate, hop_samples and context_samples give the frame geometry\n"
+      "(16 kHz: 64 + 512, 8 kHz: 32 + 256). Any recurrent state stays inside\n"
+      "the program (a mutable buffer).\n"
       "\n"
       "Options:\n"
       "  --model PATH        ExecuTorch program (.pte)\n"
-      "  --wav PATH          input audio\n"
+      "  --wav PATH|-        input audio; '-' reads a WAV stream from "
+      "standard\n"
+      "                      input (no seeking; unknown sizes such as\n"
+      "                      arecord's or sox's are fine), e.g.\n"
+      "                      arecord -f S16_LE -r 16000 -c 1 | "
+      "silero_vad_runner\n"
+      "                      --model M.pte --wav -\n"
       "  --probs-out PATH    also write the probabilities, float32 "
       "little-endian,\n"
       "                      one per frame\n"
@@ -134,56 +155,96 @@ class ProbabilityFile final : public silero_vad::FrameListener {
 
 // Times the model step only (set_input + execute + output read). The first
 // frame also pays one-time costs (thread pool, caches), so it is reported
-// apart and the median is the figure to quote.
+// apart and the median is the figure to quote. The times go into a histogram
+// allocated and touched at start-up, so a stream of any length is timed in
+// constant memory: 1 us bins up to 10 ms, 100 us bins up to 1 s. The median
+// is the middle of its bin (+-0.5 us below 10 ms).
 class TimedModelStep final : public silero_vad::ModelStep {
  public:
-  // Reserves room for `frames` timings up front: no allocation per frame.
-  TimedModelStep(silero_vad::ModelStep& inner, size_t frames) : inner_(inner) {
-    times_us_.reserve(frames);
+  static constexpr size_t kFineBins = 10000;   // 0 .. 10 ms, 1 us each
+  static constexpr size_t kCoarseBins = 9900;  // 10 ms .. 1 s, 100 us each
+  static constexpr size_t kBins = kFineBins + kCoarseBins;
+
+  explicit TimedModelStep(silero_vad::ModelStep& inner)
+      : inner_(inner), bins_(kBins + 1, 0) {}
+
+  const silero_vad::FrameGeometry& geometry() const override {
+    return inner_.geometry();
   }
 
-  Result<float> step(const float* input) override {
+  Result<float> step(const int16_t* frame) override {
     const auto start = std::chrono::steady_clock::now();
-    Result<float> result = inner_.step(input);
+    Result<float> result = inner_.step(frame);
     const auto stop = std::chrono::steady_clock::now();
-    if (times_us_.size() < times_us_.capacity()) {
-      times_us_.push_back(
-          std::chrono::duration<double, std::micro>(stop - start).count());
+    const double us =
+        std::chrono::duration<double, std::micro>(stop - start).count();
+    if (frames_ == 0) {
+      first_ = us;
+      min_ = us;
+      max_ = us;
     }
+    min_ = std::min(min_, us);
+    max_ = std::max(max_, us);
+    total_ += us;
+    ++frames_;
+    ++bins_[bin_of(us)];
     return result;
   }
 
-  void report() {
-    if (times_us_.empty()) {
+  void report() const {
+    if (frames_ == 0) {
       std::fprintf(stderr, "TIMING frames=0\n");
       return;
     }
-    const double first = times_us_.front();
-    double total = 0.0;
-    for (double us : times_us_) {
-      total += us;
-    }
-    std::sort(times_us_.begin(), times_us_.end());
-    const size_t n = times_us_.size();
-    const double median = n % 2 == 1
-                              ? times_us_[n / 2]
-                              : (times_us_[n / 2 - 1] + times_us_[n / 2]) / 2;
     std::fprintf(stderr,
-                 "TIMING frames=%zu model_step_us median=%.2f mean=%.2f "
+                 "TIMING frames=%llu model_step_us median=%.2f mean=%.2f "
                  "min=%.2f max=%.2f first=%.2f total_ms=%.3f (real time per "
                  "frame: 32 ms)\n",
-                 n,
-                 median,
-                 total / static_cast<double>(n),
-                 times_us_.front(),
-                 times_us_.back(),
-                 first,
-                 total / 1000.0);
+                 static_cast<unsigned long long>(frames_),
+                 median(),
+                 total_ / static_cast<double>(frames_),
+                 min_,
+                 max_,
+                 first_,
+                 total_ / 1000.0);
   }
 
  private:
+  // The middle of the bin holding the median frame (the lower of the two
+  // middle frames for an even count); the exact maximum if it overflowed.
+  double median() const {
+    const uint64_t rank = (frames_ - 1) / 2;
+    uint64_t seen = 0;
+    for (size_t bin = 0; bin < kBins; ++bin) {
+      seen += bins_[bin];
+      if (seen > rank) {
+        return bin < kFineBins
+                   ? static_cast<double>(bin) + 0.5
+                   : static_cast<double>(kFineBins) +
+                         (static_cast<double>(bin - kFineBins) + 0.5) * 100.0;
+      }
+    }
+    return max_;
+  }
+
+  // The last bin collects everything from 1 s up.
+  static size_t bin_of(double us) {
+    if (us < static_cast<double>(kFineBins)) {
+      return us > 0.0 ? static_cast<size_t>(us) : 0;
+    }
+    const double coarse = (us - static_cast<double>(kFineBins)) / 100.0;
+    return coarse < static_cast<double>(kCoarseBins)
+               ? kFineBins + static_cast<size_t>(coarse)
+               : kBins;
+  }
+
   silero_vad::ModelStep& inner_;
-  std::vector<double> times_us_;
+  std::vector<uint64_t> bins_;
+  uint64_t frames_ = 0;
+  double first_ = 0.0;
+  double min_ = 0.0;
+  double max_ = 0.0;
+  double total_ = 0.0;
 };
 
 }  // namespace
@@ -239,28 +300,25 @@ int main(int argc, char** argv) {
     usage = Status::Error(ErrorCode::kInvalidArgument,
                           "--model and --wav are required (see --help)");
   }
+  // A terminal on standard input means the pipe was forgotten: say so
+  // instead of waiting for a WAV header to be typed.
+  if (usage.ok() && std::strcmp(wav_path, "-") == 0 && isatty(STDIN_FILENO)) {
+    usage = Status::Error(ErrorCode::kInvalidArgument,
+                          "--wav -: standard input is a terminal; pipe a WAV "
+                          "stream into it (e.g. arecord -f S16_LE -r 16000 -c "
+                          "1 | silero_vad_runner ... --wav -)");
+  }
   silero_vad::SerialReporter reporter(sink, params.threshold);
   if (!usage.ok()) {
     return fail(reporter, usage, kExitUsage);
   }
 
-  // Audio first: it is cheap, and a bad clip is the most common mistake.
-  std::vector<uint8_t> wav_bytes;
-  Status status = silero_vad::host::read_file(wav_path, &wav_bytes);
-  if (!status.ok()) {
-    return fail(reporter, status, kExitError);
-  }
-  Result<silero_vad::WavAudio> audio =
-      silero_vad::parse_wav(wav_bytes.data(), wav_bytes.size());
-  if (!audio.ok()) {
-    return fail(reporter, audio.status(), kExitError);
-  }
-
+  // The program first: it says which sample rate the audio must have.
   // Declared before the model, so they outlive the Method that points into
   // them.
   std::vector<uint8_t> model_bytes;
   std::vector<uint8_t> planned;
-  status = silero_vad::host::read_file(model_path, &model_bytes);
+  Status status = silero_vad::host::read_file(model_path, &model_bytes);
   if (!status.ok()) {
     return fail(reporter, status, kExitError);
   }
@@ -269,6 +327,17 @@ int main(int argc, char** argv) {
   if (!status.ok()) {
     return fail(reporter, status, kExitError);
   }
+  // The size comes from the file: refuse an absurd one rather than try to
+  // allocate it.
+  if (model.planned_memory_bytes() > kMaxPlannedBytes) {
+    return fail(reporter,
+                Status::Error(ErrorCode::kCapacity,
+                              "the program needs %zu bytes of planned memory, "
+                              "more than the %zu this runner allows",
+                              model.planned_memory_bytes(),
+                              kMaxPlannedBytes),
+                kExitError);
+  }
   planned.resize(model.planned_memory_bytes());
   status = model.load({g_method_pool, sizeof(g_method_pool)},
                       {planned.data(), planned.size()},
@@ -276,6 +345,35 @@ int main(int argc, char** argv) {
   if (!status.ok()) {
     return fail(reporter, status, kExitError);
   }
+
+  // The audio: a whole file in memory, or a stream decoded as it arrives.
+  // The same header parser checks both, with the same messages.
+  const bool from_stdin = std::strcmp(wav_path, "-") == 0;
+  std::vector<uint8_t> wav_bytes;
+  silero_vad::WavAudio audio;
+  if (!from_stdin) {
+    status = silero_vad::host::read_file(wav_path, &wav_bytes);
+    if (!status.ok()) {
+      return fail(reporter, status, kExitError);
+    }
+    Result<silero_vad::WavAudio> parsed = silero_vad::parse_wav(
+        wav_bytes.data(), wav_bytes.size(), model.geometry());
+    if (!parsed.ok()) {
+      return fail(reporter, parsed.status(), kExitError);
+    }
+    audio = *parsed;
+  }
+  silero_vad::host::FdByteSource stdin_bytes(STDIN_FILENO, "standard input");
+  silero_vad::WavStreamReader stream(stdin_bytes);
+  if (from_stdin) {
+    status = stream.open(model.geometry());
+    if (!status.ok()) {
+      return fail(reporter, status, kExitError);
+    }
+  }
+  silero_vad::WavSampleSource file(audio);
+  silero_vad::SampleSource& source =
+      from_stdin ? static_cast<silero_vad::SampleSource&>(stream) : file;
 
   std::FILE* probs_file = nullptr;
   if (probs_path != nullptr) {
@@ -290,13 +388,10 @@ int main(int argc, char** argv) {
     }
   }
   ProbabilityFile probs_writer(probs_file);
-  TimedModelStep timed(model,
-                       (audio->num_samples + silero_vad::kFrameSamples - 1) /
-                           silero_vad::kFrameSamples);
+  TimedModelStep timed(model);
   silero_vad::ModelStep& step =
       timing ? static_cast<silero_vad::ModelStep&>(timed) : model;
 
-  silero_vad::WavSampleSource source(*audio);
   silero_vad::VadRunStats stats;
   status = silero_vad::run_vad(source,
                                step,

@@ -5,8 +5,9 @@
 
 Each case draws parameters and a probability sequence (see
 segmenter_cases.random_case), asks silero-vad's
-get_speech_timestamps_from_probs() for the segments, runs the `segment_probs`
-tool on the same float32 values and requires identical sample positions.
+get_speech_timestamps_from_probs() for the segments at --sample-rate (16000:
+512-sample windows, 8000: 256-sample windows), runs the `segment_probs` tool
+on the same float32 values and requires identical sample positions.
 Exits non-zero on the first mismatch, printing how to replay it.
 
 With --python-twin it also checks *when* each segment comes out: the frame
@@ -14,7 +15,8 @@ after which the C++ segmenter releases it must be the frame after which the
 project's Python twin (examples/arm/silero_vad/runtime/speech_segmenter.py)
 does, so the serial logs of the device and of the twin are byte-identical.
 
-    compare_segmenter_random.py --segment-probs build/host/.../segment_probs --cases 1200
+    compare_segmenter_random.py --segment-probs build/host/.../segment_probs --cases 1200 \
+        [--sample-rate 8000]
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ def run_tool(tool: Path, case: Case, work: Path) -> Released:
         str(probs_file),
         "--audio-length-samples",
         str(case.audio_length_samples),
+        "--sample-rate",
+        str(case.sample_rate),
         "--show-release",
     ]
     for key, value in case.params.items():
@@ -86,7 +90,7 @@ def python_twin_release(case: Case) -> Released:
         sys.path.insert(0, str(repo))
     from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, SpeechSegmenter
 
-    segmenter = SpeechSegmenter(SegmenterConfig(**case.params))
+    segmenter = SpeechSegmenter(SegmenterConfig(**case.params), case.sample_rate)
     released: Released = []
     for frame, probability in enumerate(case.probs, start=1):
         released += [(s, e, f"frame={frame}") for s, e in segmenter.push(float(probability))]
@@ -104,13 +108,20 @@ def main() -> int:
         "--first-seed", type=int, default=0, help="seed of the first case (default 0)"
     )
     parser.add_argument(
+        "--sample-rate",
+        type=int,
+        choices=(16000, 8000),
+        default=16000,
+        help="silero-vad's sampling_rate for every case (default 16000)",
+    )
+    parser.add_argument(
         "--python-twin",
         action="store_true",
         help="also require the release frames of the project's Python segmenter",
     )
     args = parser.parse_args()
 
-    cases = handmade_cases()
+    cases = handmade_cases(args.sample_rate)
     total_segments = 0
     frames = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -119,7 +130,7 @@ def main() -> int:
             if index < len(cases):
                 case = cases[index]
             else:
-                case = random_case(args.first_seed + index - len(cases))
+                case = random_case(args.first_seed + index - len(cases), args.sample_rate)
             released = run_tool(args.segment_probs, case, work)
             got = [(start, end) for start, end, _ in released]
             if got != case.expected:
@@ -139,7 +150,8 @@ def main() -> int:
             frames += len(case.probs)
     twin = " and released on the same frames as the Python twin" if args.python_twin else ""
     print(
-        f"compare_segmenter_random: {len(cases) + args.cases} cases ({args.cases} random), "
+        f"compare_segmenter_random: {len(cases) + args.cases} cases ({args.cases} random) at "
+        f"{args.sample_rate} Hz, "
         f"{frames} frames, {total_segments} segments: identical to silero-vad{twin}"
     )
     return 0

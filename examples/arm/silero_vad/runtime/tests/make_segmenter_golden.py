@@ -4,15 +4,16 @@
 """Regenerate data/segmenter_golden.txt from silero-vad's own segmentation.
 
 The C++ segmenter test replays every case and must produce these segments
-sample for sample. The file is committed so the C++ test needs no Python;
-rerun this script (in the project venv, silero-vad 6.2.3) only when the cases
-change:
+sample for sample, at both of silero-vad's sampling rates (16000 and 8000).
+The file is committed so the C++ test needs no Python; rerun this script (in
+the project venv, silero-vad 6.2.3) only when the cases change:
 
     python examples/arm/silero_vad/runtime/tests/make_segmenter_golden.py
 
 Format, one block per case::
 
     case <name>
+    sample_rate <16000|8000>
     param <name> <value>        (repeated; Python float repr, 'inf', 0/1)
     audio_length_samples <n>
     probs <count> <float32 bit patterns as 8 hex digits>...
@@ -29,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from segmenter_cases import Case, handmade_cases, random_case  # noqa: E402
+from segmenter_cases import SAMPLE_RATES, Case, handmade_cases, random_case  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "data" / "segmenter_golden.txt"
 RANDOM_SEEDS = range(1000, 1080)
@@ -43,7 +44,7 @@ def format_value(value: object) -> str:
 
 
 def format_case(case: Case) -> str:
-    lines = [f"case {case.name}"]
+    lines = [f"case {case.name}", f"sample_rate {case.sample_rate}"]
     for key in sorted(case.params):
         lines.append(f"param {key} {format_value(case.params[key])}")
     lines.append(f"audio_length_samples {case.audio_length_samples}")
@@ -61,11 +62,13 @@ def main() -> int:
         "--out", type=Path, default=DEFAULT_OUT, help=f"output file (default {DEFAULT_OUT})"
     )
     args = parser.parse_args()
-    cases = handmade_cases()
-    for seed in RANDOM_SEEDS:
-        case = random_case(seed)
-        if len(case.probs) <= MAX_RANDOM_FRAMES:
-            cases.append(case)
+    cases = []
+    for sample_rate in SAMPLE_RATES:
+        cases += handmade_cases(sample_rate)
+        for seed in RANDOM_SEEDS:
+            case = random_case(seed, sample_rate)
+            if len(case.probs) <= MAX_RANDOM_FRAMES:
+                cases.append(case)
     header = (
         "# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.\n"
         "# This source code is licensed under the BSD-style license found in the\n"

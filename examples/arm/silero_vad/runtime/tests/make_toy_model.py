@@ -1,29 +1,40 @@
 # Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
-"""Export tiny stateful programs with the Silero VAD signature for runtime tests.
+"""Export tiny stateful programs with the Silero VAD contract for runtime tests.
 
 The real model comes from the model export; the runtime only needs a program
-with the same contract: one float32 input (1, 576), one float32 output (1, 1),
+with the same contract (model_export/program_contract.py): ``forward`` takes
+one audio frame of shape (1, context_samples + hop_samples), int16 PCM (or
+float32 audio for a float-input program), and returns one float32 (1, 1);
 recurrent state in a registered buffer updated with ``copy_`` and started at
-zero (``InitializedMutableBufferPass``). These toys have it, and their output
-is a closed formula of the inputs so the C++ tests can predict every frame
-and prove the state survives between ``execute()`` calls.
+zero (``InitializedMutableBufferPass``); the constant methods ``sample_rate``,
+``hop_samples`` and ``context_samples`` give the frame geometry. These toys
+have it, and their output is a closed formula of the inputs so the C++ tests
+can predict every frame and prove the state survives between ``execute()``
+calls.
 
-ToyVad (``toy_state.pte``), per frame::
+ToyVad, per frame (audio = x / 32768 for int16 input, x for float input)::
 
-    energy = mean(x[:, 64:] ** 2)
+    energy = mean(audio[:, context:] ** 2)
     state  = 0.5 * state + 0.5 * energy          (float32 buffer, 1 x 1)
     prob   = sigmoid(200 * (state - 0.01))
 
-ToyVadInt8State (``toy_int8_state.pte``) keeps the state as int8 with fixed
-quantization parameters (scale 1/256, zero point -128) through explicit
-quantize/dequantize ops, like the deployed model does, so loading it proves
-the runner has the quantized kernels.
+Programs written (``--out-dir``):
 
-Also written: programs with the wrong signature, one delegated to a backend
-no runner has, and broken files, each of which the runner must refuse with a
-clear error.
+* ``toy_state.pte``: int16 input, 16 kHz geometry (1, 576);
+* ``toy_float_input.pte``: float32 input, 16 kHz geometry;
+* ``toy_8k.pte``: int16 input, 8 kHz geometry (1, 288);
+* ``toy_int8_state.pte``: the state stored as int8 with fixed quantization
+  parameters (scale 1/256, zero point -128) through explicit
+  quantize/dequantize ops, like the deployed model does, so loading it proves
+  the runner has the quantized kernels;
+* programs the runtime must refuse, each with its reason: no metadata (the
+  contract before the frame geometry), partial or inconsistent metadata, a
+  rate Silero has no model for, a non-integer metadata value, an input dtype
+  that is neither int16 nor float32, an input shape that is not the metadata's,
+  two inputs, two outputs, a delegate to a backend no runner has;
+* broken files (truncated, header only, empty, text, noise).
 """
 
 from __future__ import annotations
@@ -41,19 +52,35 @@ GAIN = 200.0
 BIAS = 0.01
 INT8_SCALE = 1.0 / 256.0
 INT8_ZERO_POINT = -128
-CONTEXT = 64
-INPUT_SAMPLES = 576
+PCM16_FULL_SCALE = 32768.0
+
+# The program metadata of Silero's two models (model_export/frame_geometry.py).
+METADATA_16K = {"sample_rate": 16000, "hop_samples": 512, "context_samples": 64}
+METADATA_8K = {"sample_rate": 8000, "hop_samples": 256, "context_samples": 32}
+
+
+def frame_samples(metadata: dict[str, int]) -> int:
+    """The input length of a geometry: context then new samples."""
+    return metadata["context_samples"] + metadata["hop_samples"]
+
+
+def as_audio(x: torch.Tensor) -> torch.Tensor:
+    """Float audio from the program input: int16 PCM is scaled by 2^-15."""
+    if x.dtype == torch.float32:
+        return x
+    return x.to(torch.float32) * (1.0 / PCM16_FULL_SCALE)
 
 
 class ToyVad(torch.nn.Module):
     """Energy detector with a float32 recurrent state buffer."""
 
-    def __init__(self) -> None:
+    def __init__(self, context_samples: int = 64) -> None:
         super().__init__()
+        self.context_samples = context_samples
         self.register_buffer("state", torch.zeros(1, 1))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        new = x[:, CONTEXT:]
+        new = as_audio(x)[:, self.context_samples :]
         energy = torch.mean(new * new, dim=1, keepdim=True)
         state = STATE_DECAY * self.state + (1.0 - STATE_DECAY) * energy
         self.state.copy_(state)
@@ -63,8 +90,9 @@ class ToyVad(torch.nn.Module):
 class ToyVadInt8State(torch.nn.Module):
     """The same detector with the state stored as int8."""
 
-    def __init__(self) -> None:
+    def __init__(self, context_samples: int = 64) -> None:
         super().__init__()
+        self.context_samples = context_samples
         self.register_buffer("state", torch.full((1, 1), INT8_ZERO_POINT, dtype=torch.int8))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -72,7 +100,7 @@ class ToyVadInt8State(torch.nn.Module):
         previous = qd.dequantize_per_tensor.default(
             self.state, INT8_SCALE, INT8_ZERO_POINT, -128, 127, torch.int8
         )
-        new = x[:, CONTEXT:]
+        new = as_audio(x)[:, self.context_samples :]
         energy = torch.mean(new * new, dim=1, keepdim=True)
         state = STATE_DECAY * previous + (1.0 - STATE_DECAY) * energy
         self.state.copy_(
@@ -83,18 +111,18 @@ class ToyVadInt8State(torch.nn.Module):
         return torch.sigmoid(GAIN * (state - BIAS))
 
 
+class Stateless(torch.nn.Module):
+    """Right output, no state: for programs refused before they ever run."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sigmoid(torch.mean(as_audio(x), dim=1, keepdim=True))
+
+
 class TwoInputs(torch.nn.Module):
     """Wrong signature: state passed as a second input."""
 
     def forward(self, x: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
-        return torch.sigmoid(torch.mean(x, dim=1, keepdim=True) + h)
-
-
-class WrongInputShape(torch.nn.Module):
-    """Wrong signature: 512 samples without context."""
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.sigmoid(torch.mean(x, dim=1, keepdim=True))
+        return torch.sigmoid(torch.mean(as_audio(x), dim=1, keepdim=True) + h)
 
 
 class DelegatedToDemoBackend(torch.nn.Module):
@@ -108,7 +136,7 @@ class WrongOutputShape(torch.nn.Module):
     """Wrong signature: two outputs per frame."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.sigmoid(x[:, :2])
+        return torch.sigmoid(as_audio(x)[:, :2])
 
 
 def export(
@@ -116,7 +144,7 @@ def export(
     example: tuple[torch.Tensor, ...],
     init_state: bool,
     delegate: bool = False,
-    metadata: dict[str, int] | None = None,
+    metadata: dict[str, object] | None = None,
 ) -> bytes:
     """Lower an eager module to an ExecuTorch program; ``metadata`` becomes constant
     methods (the frame geometry, as the export writes it)."""
@@ -135,6 +163,55 @@ def export(
     return edge.to_executorch(ExecutorchBackendConfig(passes=passes)).buffer
 
 
+def pcm_frame(metadata: dict[str, int], dtype: torch.dtype = torch.int16) -> tuple[torch.Tensor]:
+    """An example frame of a geometry."""
+    return (torch.zeros(1, frame_samples(metadata), dtype=dtype),)
+
+
+def programs() -> dict[str, tuple[torch.nn.Module, tuple[torch.Tensor, ...], bool, dict]]:
+    """name -> (module, example inputs, initialize the state, metadata)."""
+    m16, m8 = METADATA_16K, METADATA_8K
+    frame16 = pcm_frame(m16)
+    return {
+        # Good programs.
+        "toy_state.pte": (ToyVad(64), frame16, True, m16),
+        "toy_float_input.pte": (ToyVad(64), pcm_frame(m16, torch.float32), True, m16),
+        "toy_8k.pte": (ToyVad(32), pcm_frame(m8), True, m8),
+        "toy_int8_state.pte": (ToyVadInt8State(64), frame16, True, m16),
+        # Programs to refuse.
+        "no_metadata.pte": (ToyVad(64), pcm_frame(m16, torch.float32), True, None),
+        "partial_metadata.pte": (ToyVad(64), frame16, True, {"sample_rate": 16000}),
+        "inconsistent_metadata.pte": (
+            Stateless(),
+            (torch.zeros(1, 288, dtype=torch.int16),),
+            False,
+            {"sample_rate": 16000, "hop_samples": 256, "context_samples": 32},
+        ),
+        "metadata_rate_44100.pte": (
+            Stateless(),
+            frame16,
+            False,
+            {"sample_rate": 44100, "hop_samples": 512, "context_samples": 64},
+        ),
+        "metadata_not_integer.pte": (
+            Stateless(),
+            frame16,
+            False,
+            {"sample_rate": 16000.0, "hop_samples": 512, "context_samples": 64},
+        ),
+        "input_int32.pte": (Stateless(), pcm_frame(m16, torch.int32), False, m16),
+        "input_shape_16k_metadata_8k.pte": (Stateless(), frame16, False, m8),
+        "foreign_two_inputs.pte": (TwoInputs(), (*frame16, torch.zeros(1, 1)), False, m16),
+        "foreign_input_shape.pte": (
+            Stateless(),
+            (torch.zeros(1, 512, dtype=torch.int16),),
+            False,
+            m16,
+        ),
+        "foreign_output_shape.pte": (WrongOutputShape(), frame16, False, m16),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", type=Path, required=True, help="where to write the files")
@@ -149,23 +226,19 @@ def main() -> int:
     out: Path = args.out_dir
     out.mkdir(parents=True, exist_ok=True)
 
-    frame = (torch.zeros(1, INPUT_SAMPLES),)
-    programs = {
-        "toy_state.pte": (ToyVad(), frame, True),
-        "toy_int8_state.pte": (ToyVadInt8State(), frame, True),
-        "foreign_two_inputs.pte": (
-            TwoInputs(),
-            (torch.zeros(1, INPUT_SAMPLES), torch.zeros(1, 1)),
-            False,
-        ),
-        "foreign_input_shape.pte": (WrongInputShape(), (torch.zeros(1, 512),), False),
-        "foreign_output_shape.pte": (WrongOutputShape(), frame, False),
-    }
-    for name, (module, example, init_state) in programs.items():
-        (out / name).write_bytes(export(module, example, init_state))
+    for name, (module, example, init_state, metadata) in programs().items():
+        (out / name).write_bytes(export(module, example, init_state, metadata=metadata))
         print(f"make_toy_model: wrote {out / name}")
     delegated = out / "foreign_delegated.pte"
-    delegated.write_bytes(export(DelegatedToDemoBackend(), frame, False, delegate=True))
+    delegated.write_bytes(
+        export(
+            DelegatedToDemoBackend(),
+            pcm_frame(METADATA_16K, torch.float32),
+            False,
+            delegate=True,
+            metadata=METADATA_16K,
+        )
+    )
     print(f"make_toy_model: wrote {delegated}")
 
     good = (out / "toy_state.pte").read_bytes()

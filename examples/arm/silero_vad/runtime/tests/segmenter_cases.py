@@ -5,7 +5,9 @@
 
 Shared by make_segmenter_golden.py (the committed golden file) and
 compare_segmenter_random.py (a fresh random sweep against silero-vad).
-The reference is silero-vad's own get_speech_timestamps_from_probs().
+The reference is silero-vad's own get_speech_timestamps_from_probs(), at
+either of its sampling rates: 16000 Hz (512-sample windows) or 8000 Hz
+(256-sample windows).
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-WINDOW = 512
-RATE = 16000
+SAMPLE_RATES = (16000, 8000)
+
+
+def window_samples(sample_rate: int) -> int:
+    """silero-vad's window_size_samples for a sampling rate."""
+    return 512 if sample_rate == 16000 else 256
 
 
 @dataclass
@@ -25,8 +31,9 @@ class Case:
     """One segmentation problem and silero-vad's answer to it."""
 
     name: str
-    probs: np.ndarray  # float32, one per 512-sample frame
+    probs: np.ndarray  # float32, one per window (512 samples at 16 kHz, 256 at 8 kHz)
     audio_length_samples: int
+    sample_rate: int = 16000
     params: dict = field(default_factory=dict)  # get_speech_timestamps keyword arguments
     expected: list[tuple[int, int]] = field(default_factory=list)
 
@@ -37,7 +44,7 @@ def silero_segments(case: Case) -> list[tuple[int, int]]:
 
     speeches = get_speech_timestamps_from_probs(
         [float(p) for p in case.probs],  # float32 -> exact Python floats
-        sampling_rate=RATE,
+        sampling_rate=case.sample_rate,
         audio_length_samples=case.audio_length_samples,
         **case.params,
     )
@@ -108,9 +115,10 @@ def random_params(rng: random.Random) -> dict:
     return params
 
 
-def random_case(seed: int) -> Case:
+def random_case(seed: int, sample_rate: int = 16000) -> Case:
     """A reproducible random case: parameters, probabilities, clip length."""
     rng = random.Random(seed)
+    window = window_samples(sample_rate)
     params = random_params(rng)
     threshold = params.get("threshold", 0.5)
     thresholds = [threshold, params.get("neg_threshold", max(threshold - 0.15, 0.01))]
@@ -122,20 +130,33 @@ def random_case(seed: int) -> Case:
         length = 0
     else:
         # Any length whose framing gives `frames` frames.
-        length = WINDOW * (frames - 1) + rng.randint(1, WINDOW)
-    case = Case(name=f"random_{seed}", probs=probs, audio_length_samples=length, params=params)
+        length = window * (frames - 1) + rng.randint(1, window)
+    case = Case(
+        name=f"random_{seed}",
+        probs=probs,
+        audio_length_samples=length,
+        sample_rate=sample_rate,
+        params=params,
+    )
     case.expected = silero_segments(case)
     return case
 
 
-def handmade_cases() -> list[Case]:
+def handmade_cases(sample_rate: int = 16000) -> list[Case]:
     """Deterministic cases for the branches a random sweep may hit rarely."""
+    window = window_samples(sample_rate)
 
     def make(name: str, values: list[float], length: int | None = None, **params) -> Case:
         probs = np.asarray(values, dtype=np.float32)
         if length is None:
-            length = WINDOW * len(values)
-        case = Case(name=name, probs=probs, audio_length_samples=length, params=params)
+            length = window * len(values)
+        case = Case(
+            name=name,
+            probs=probs,
+            audio_length_samples=length,
+            sample_rate=sample_rate,
+            params=params,
+        )
         case.expected = silero_segments(case)
         return case
 
@@ -144,7 +165,7 @@ def handmade_cases() -> list[Case]:
         make("empty", []),
         make("single_silence_frame", [silence], length=100),
         make("all_speech", [speech] * 60),
-        make("all_speech_partial_last_frame", [speech] * 60, length=WINDOW * 59 + 7),
+        make("all_speech_partial_last_frame", [speech] * 60, length=window * 59 + 7),
         make("one_burst", [silence] * 10 + [speech] * 20 + [silence] * 10),
         make("too_short_burst", [silence] * 5 + [speech] * 7 + [silence] * 10),
         make("burst_at_start", [speech] * 15 + [silence] * 10),
@@ -201,7 +222,7 @@ def handmade_cases() -> list[Case]:
         make(
             "pad_past_clip_end",
             [silence] * 3 + [speech] * 10 + [silence] * 2,
-            length=WINDOW * 14 + 3,
+            length=window * 14 + 3,
             min_silence_duration_ms=20,
             speech_pad_ms=400,
         ),

@@ -34,16 +34,18 @@ std::string glibc_fixed6(float value) {
   return buffer;
 }
 
-std::string seconds(int64_t samples) {
+std::string seconds(int64_t samples, uint32_t rate) {
   LineBuilder line;
-  line.append_seconds_from_samples(samples);
+  line.append_seconds_from_samples(samples, rate);
   return std::string(line.data(), line.size());
 }
 
-std::string glibc_seconds(int64_t samples) {
+std::string glibc_seconds(int64_t samples, uint32_t rate) {
   char buffer[64];
-  std::snprintf(
-      buffer, sizeof(buffer), "%.3f", static_cast<double>(samples) / 16000.0);
+  std::snprintf(buffer,
+                sizeof(buffer),
+                "%.3f",
+                static_cast<double>(samples) / static_cast<double>(rate));
   return buffer;
 }
 
@@ -95,29 +97,33 @@ TEST(TextFormat, Fixed6MatchesPrintfOnAnyFloatBits) {
   EXPECT_EQ(fixed6(std::numeric_limits<float>::quiet_NaN()), "nan");
 }
 
+// Both of Silero's rates, every sample position of the first two minutes at
+// 16 kHz (four at 8 kHz), then random positions up to 2^40.
 TEST(TextFormat, SecondsFromSamplesMatchesPrintf) {
-  for (int64_t samples = 0; samples <= 2000000; ++samples) {
-    ASSERT_EQ(seconds(samples), glibc_seconds(samples)) << samples;
+  for (uint32_t rate : {16000u, 8000u}) {
+    for (int64_t samples = 0; samples <= 2000000; ++samples) {
+      ASSERT_EQ(seconds(samples, rate), glibc_seconds(samples, rate))
+          << samples << " at " << rate;
+    }
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 1000000; ++i) {
+      const int64_t samples = static_cast<int64_t>(rng() >> 24);  // < 2^40
+      ASSERT_EQ(seconds(samples, rate), glibc_seconds(samples, rate))
+          << samples << " at " << rate;
+    }
   }
-  std::mt19937_64 rng(7);
-  for (int i = 0; i < 1000000; ++i) {
-    const int64_t samples = static_cast<int64_t>(rng() >> 24);  // < 2^40
-    ASSERT_EQ(seconds(samples), glibc_seconds(samples)) << samples;
-  }
+  EXPECT_EQ(seconds(-8, 16000), glibc_seconds(-8, 16000));
+  EXPECT_EQ(seconds(1000, 44100), "?");
 }
 
-TEST(TextFormat, IntegersAndMilliseconds) {
+TEST(TextFormat, Integers) {
   LineBuilder line;
   line.append_int(0);
   line.append_char(' ');
   line.append_int(-42);
   line.append_char(' ');
   line.append_int(std::numeric_limits<int64_t>::min());
-  line.append_char(' ');
-  line.append_seconds_from_ms(32);
-  line.append_char(' ');
-  line.append_seconds_from_ms(123456);
-  EXPECT_STREQ(line.data(), "0 -42 -9223372036854775808 0.032 123.456");
+  EXPECT_STREQ(line.data(), "0 -42 -9223372036854775808");
 }
 
 TEST(TextFormat, LineIsCutNotOverflowed) {
@@ -146,6 +152,21 @@ TEST(SerialReporter, WritesTheProtocolLines) {
             "DONE frames=32 segments=1\n"
             "\x04");
   EXPECT_EQ(sink.flushes, 6);  // Every line and the final byte.
+}
+
+// The 8 kHz model: frames of 256 samples are 32 ms too; segment times are
+// samples / 8000.
+TEST(SerialReporter, EightKilohertzGeometry) {
+  CaptureSink sink;
+  SerialReporter reporter(sink, 0.5);
+  reporter.set_geometry(kGeometry8k);
+  reporter.probability(0, 0.25f);
+  reporter.probability(31, 0.75f);
+  reporter.segment({2320, 7920});
+  EXPECT_EQ(sink.text,
+            "PROB 0.000 0.250000 silence\n"
+            "PROB 0.992 0.750000 speech\n"
+            "SEGMENT 0.290 0.990\n");
 }
 
 TEST(SerialReporter, SpeechDecisionUsesTheFloatAsDouble) {

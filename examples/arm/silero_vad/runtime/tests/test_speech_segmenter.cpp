@@ -38,10 +38,11 @@ struct Released {
 
 Released run(const std::vector<float>& probs,
              int64_t audio_length,
-             const SegmenterParams& params = SegmenterParams()) {
+             const SegmenterParams& params = SegmenterParams(),
+             uint32_t sample_rate = 16000) {
   Released out;
   SpeechSegmenter segmenter;
-  EXPECT_TRUE(segmenter.configure(params).ok());
+  EXPECT_TRUE(segmenter.configure(params, sample_rate).ok());
   SpeechSegment segment;
   for (float p : probs) {
     const Status status = segmenter.push(p);
@@ -77,6 +78,7 @@ std::vector<float> concat(std::initializer_list<std::vector<float>> parts) {
 
 struct GoldenCase {
   std::string name;
+  uint32_t sample_rate = 16000;
   SegmenterParams params;
   int64_t audio_length = 0;
   std::vector<float> probs;
@@ -126,6 +128,8 @@ std::vector<GoldenCase> load_golden(const std::string& path) {
     if (word == "case") {
       current = GoldenCase();
       in >> current.name;
+    } else if (word == "sample_rate") {
+      in >> current.sample_rate;
     } else if (word == "param") {
       std::string key;
       std::string value;
@@ -166,14 +170,21 @@ std::vector<GoldenCase> load_golden(const std::string& path) {
 TEST(SpeechSegmenterGolden, MatchesSileroVadSampleExactly) {
   ASSERT_FALSE(g_golden_path.empty()) << "pass --golden PATH";
   const std::vector<GoldenCase> cases = load_golden(g_golden_path);
-  ASSERT_GE(cases.size(), 30u);
-  size_t segments = 0;
+  // Both sampling rates, each with enough cases and segments to matter.
+  size_t cases_at[2] = {0, 0};
+  size_t segments_at[2] = {0, 0};
   for (const GoldenCase& c : cases) {
-    const Released got = run(c.probs, c.audio_length, c.params);
-    EXPECT_EQ(got.segments, c.expected) << "case " << c.name;
-    segments += c.expected.size();
+    const Released got = run(c.probs, c.audio_length, c.params, c.sample_rate);
+    EXPECT_EQ(got.segments, c.expected)
+        << "case " << c.name << " at " << c.sample_rate << " Hz";
+    const size_t at = c.sample_rate == 8000 ? 1 : 0;
+    ++cases_at[at];
+    segments_at[at] += c.expected.size();
   }
-  EXPECT_GT(segments, 50u);
+  EXPECT_GE(cases_at[0], 30u);
+  EXPECT_GE(cases_at[1], 30u);
+  EXPECT_GT(segments_at[0], 50u);
+  EXPECT_GT(segments_at[1], 50u);
 }
 
 // ---------------------------------------------------------------------------
@@ -190,6 +201,20 @@ TEST(SpeechSegmenter, DefaultReleasesWhenSilenceClosesTheSegment) {
       run(concat({repeat(kSpeech, 20), repeat(kSilence, 40)}), 60 * 512);
   ASSERT_EQ(got.segments.size(), 1u);
   EXPECT_EQ(got.segments[0], seg(0, 10240 + 480));
+  EXPECT_EQ(got.at_frame[0], 25);
+}
+
+// At 8 kHz the window is 256 samples and the thresholds are in 8 kHz
+// samples: silence starts at frame 20 (sample 5120), 100 ms is 800 samples,
+// and 6144 - 5120 >= 800 first holds at frame 24 again; the end is padded by
+// 30 ms = 240 samples.
+TEST(SpeechSegmenter, EightKilohertzWindowAndThresholds) {
+  const Released got = run(concat({repeat(kSpeech, 20), repeat(kSilence, 40)}),
+                           60 * 256,
+                           SegmenterParams(),
+                           8000);
+  ASSERT_EQ(got.segments.size(), 1u);
+  EXPECT_EQ(got.segments[0], seg(0, 5120 + 240));
   EXPECT_EQ(got.at_frame[0], 25);
 }
 
@@ -307,7 +332,7 @@ TEST(SpeechSegmenter, QueueOverflowIsReportedNotOverwritten) {
   params.min_silence_duration_ms = 0;
   params.speech_pad_ms = 0;
   SpeechSegmenter segmenter;
-  ASSERT_TRUE(segmenter.configure(params).ok());
+  ASSERT_TRUE(segmenter.configure(params, 16000).ok());
   Status status;
   int pushes = 0;
   // One segment every two frames, never popped.
@@ -331,7 +356,16 @@ TEST(SpeechSegmenter, QueueOverflowIsReportedNotOverwritten) {
 }
 
 TEST(SpeechSegmenter, RejectsInconsistentAudioLength) {
+  SpeechSegmenter eight;
+  ASSERT_TRUE(eight.configure(SegmenterParams(), 8000).ok());
+  EXPECT_EQ(eight.window_samples(), 256);
+  ASSERT_TRUE(eight.push(kSilence).ok());
+  ASSERT_TRUE(eight.push(kSilence).ok());
+  EXPECT_EQ(eight.finish(513).code(), ErrorCode::kInvalidArgument);
+  EXPECT_TRUE(eight.finish(512).ok());
   SpeechSegmenter segmenter;
+  EXPECT_EQ(segmenter.sample_rate(), 16000u);
+  EXPECT_EQ(segmenter.window_samples(), 512);
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(segmenter.push(kSilence).ok());
   }
@@ -351,22 +385,32 @@ TEST(SpeechSegmenter, RejectsUnusableParameters) {
   SpeechSegmenter segmenter;
   SegmenterParams bad;
   bad.threshold = std::nan("");
-  EXPECT_EQ(segmenter.configure(bad).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(segmenter.configure(bad, 16000).code(),
+            ErrorCode::kInvalidArgument);
   bad = SegmenterParams();
   bad.speech_pad_ms = -1;
-  EXPECT_EQ(segmenter.configure(bad).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(segmenter.configure(bad, 16000).code(),
+            ErrorCode::kInvalidArgument);
   bad = SegmenterParams();
   bad.max_speech_duration_s = 0;
-  EXPECT_EQ(segmenter.configure(bad).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(segmenter.configure(bad, 16000).code(),
+            ErrorCode::kInvalidArgument);
   bad = SegmenterParams();
   bad.min_silence_duration_ms = INFINITY;
-  EXPECT_EQ(segmenter.configure(bad).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(segmenter.configure(bad, 16000).code(),
+            ErrorCode::kInvalidArgument);
   bad = SegmenterParams();
   bad.has_neg_threshold = true;
   bad.neg_threshold = INFINITY;
-  EXPECT_EQ(segmenter.configure(bad).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(segmenter.configure(bad, 16000).code(),
+            ErrorCode::kInvalidArgument);
+  // Only Silero's rates: the window depends on it.
+  const Status rate = segmenter.configure(SegmenterParams(), 44100);
+  EXPECT_EQ(rate.code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(std::strstr(rate.message(), "44100"), nullptr);
   // A failed configure keeps the previous parameters.
   EXPECT_EQ(segmenter.params().threshold, 0.5);
+  EXPECT_EQ(segmenter.sample_rate(), 16000u);
 }
 
 }  // namespace

@@ -4,8 +4,9 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Fakes shared by the unit tests: a sample source over a vector, a sink that
-// captures bytes, and a WAV byte builder.
+// Fakes shared by the unit tests: a sample source over a vector, a byte
+// source that hands over bytes in pieces, a sink that captures bytes, and a
+// WAV byte builder.
 
 #pragma once
 
@@ -15,6 +16,7 @@
 
 #include "output_sink.h"
 #include "sample_source.h"
+#include "wav_reader.h"
 
 namespace silero_vad {
 namespace testing {
@@ -51,6 +53,74 @@ class VectorSource final : public SampleSource {
   size_t chunk_;
   size_t position_ = 0;
   size_t reads_ = 0;
+};
+
+// Serves bytes from a vector in reads of at most `chunk` bytes, like a pipe
+// that hands over whatever it holds; `fail_at` (if set) makes the read at
+// that byte fail like an I/O error.
+class ChunkedByteSource final : public ByteSource {
+ public:
+  explicit ChunkedByteSource(std::vector<uint8_t> bytes,
+                             size_t chunk = 1u << 30)
+      : bytes_(std::move(bytes)), chunk_(chunk) {}
+
+  size_t read(uint8_t* out, size_t max_bytes) override {
+    size_t count = bytes_.size() - position_;
+    if (count > max_bytes) {
+      count = max_bytes;
+    }
+    if (count > chunk_) {
+      count = chunk_;
+    }
+    if (position_ + count > fail_at) {
+      count = fail_at > position_ ? fail_at - position_ : 0;
+      if (count == 0) {
+        status_ = Status::Error(ErrorCode::kIo, "reading test input failed");
+        return 0;
+      }
+    }
+    for (size_t i = 0; i < count; ++i) {
+      out[i] = bytes_[position_ + i];
+    }
+    position_ += count;
+    ++reads_;
+    return count;
+  }
+  Status status() const override {
+    return status_;
+  }
+
+  size_t position() const {
+    return position_;
+  }
+  size_t reads() const {
+    return reads_;
+  }
+  size_t fail_at = static_cast<size_t>(-1);
+
+ private:
+  std::vector<uint8_t> bytes_;
+  size_t chunk_;
+  size_t position_ = 0;
+  size_t reads_ = 0;
+  Status status_;
+};
+
+// A sample source that ends with an error after its samples.
+class FailingSource final : public SampleSource {
+ public:
+  FailingSource(std::vector<int16_t> samples, Status error)
+      : inner_(std::move(samples)), error_(error) {}
+  size_t read(int16_t* out, size_t max_samples) override {
+    return inner_.read(out, max_samples);
+  }
+  Status status() const override {
+    return error_;
+  }
+
+ private:
+  VectorSource inner_;
+  Status error_;
 };
 
 class CaptureSink final : public OutputSink {

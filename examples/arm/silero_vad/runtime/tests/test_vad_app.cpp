@@ -7,27 +7,34 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "test_support.h"
 #include "vad_app.h"
-#include "vad_constants.h"
 
 namespace silero_vad {
 namespace {
 
 using testing::CaptureSink;
+using testing::FailingSource;
 using testing::VectorSource;
 
 // Returns scripted probabilities, records the inputs it saw, and can fail on
 // a chosen frame.
 class FakeModel final : public ModelStep {
  public:
-  explicit FakeModel(std::vector<float> probs) : probs_(std::move(probs)) {}
+  explicit FakeModel(std::vector<float> probs,
+                     const FrameGeometry& geometry = kGeometry16k)
+      : probs_(std::move(probs)), geometry_(geometry) {}
 
-  Result<float> step(const float* input) override {
-    inputs.emplace_back(input, input + kModelInputSamples);
+  const FrameGeometry& geometry() const override {
+    return geometry_;
+  }
+
+  Result<float> step(const int16_t* frame) override {
+    inputs.emplace_back(frame, frame + geometry_.frame_samples());
     const size_t index = inputs.size() - 1;
     if (static_cast<int64_t>(index) == fail_at) {
       return Status::Error(ErrorCode::kModelExecute,
@@ -37,11 +44,12 @@ class FakeModel final : public ModelStep {
     return index < probs_.size() ? probs_[index] : 0.0f;
   }
 
-  std::vector<std::vector<float>> inputs;
+  std::vector<std::vector<int16_t>> inputs;
   int64_t fail_at = -1;
 
  private:
   std::vector<float> probs_;
+  FrameGeometry geometry_;
 };
 
 class CountingListener final : public FrameListener {
@@ -97,23 +105,87 @@ TEST(VadApp, PrintsProbabilitiesSegmentsAndDone) {
   EXPECT_EQ(out.find("PROB 0.000 0.900000 speech\n"), 0u);
 }
 
-TEST(VadApp, FeedsTheModelContextFramesFromTheSource) {
+// The model gets int16 PCM frames of its own geometry, unchanged.
+TEST(VadApp, FeedsTheModelPcmFramesOfItsGeometry) {
   std::vector<int16_t> audio(1024);
   for (size_t i = 0; i < audio.size(); ++i) {
-    audio[i] = static_cast<int16_t>(i);
+    audio[i] = static_cast<int16_t>(i * 31 - 16000);
   }
-  FakeModel model({0.1f, 0.1f});
-  VectorSource source(audio, /*chunk=*/100);
+  for (const FrameGeometry& g : {kGeometry16k, kGeometry8k}) {
+    FakeModel model({}, g);
+    VectorSource source(audio, /*chunk=*/100);
+    CaptureSink sink;
+    SerialReporter reporter(sink, 0.5);
+    ASSERT_TRUE(
+        run_vad(source, model, SegmenterParams(), reporter, nullptr, nullptr)
+            .ok());
+    const size_t hop = g.hop_samples;
+    const size_t context = g.context_samples;
+    ASSERT_EQ(model.inputs.size(), 1024 / hop);
+    EXPECT_EQ(model.inputs[0].size(), context + hop);
+    EXPECT_EQ(model.inputs[0][0], 0);
+    EXPECT_EQ(model.inputs[0][context + 5], audio[5]);
+    // The second frame's context is the tail of the first frame.
+    EXPECT_EQ(model.inputs[1][0], audio[hop - context]);
+    EXPECT_EQ(model.inputs[1][context], audio[hop]);
+  }
+}
+
+// The 8 kHz model: 256-sample frames, times from its own rate.
+TEST(VadApp, EightKilohertzTimesAndSegments) {
+  std::vector<float> probs(40, 0.8f);
+  FakeModel model(probs, kGeometry8k);
+  const size_t samples_count = 40 * 256 - 100;  // 10140: ends mid-frame
+  VectorSource source(samples(samples_count));
   CaptureSink sink;
   SerialReporter reporter(sink, 0.5);
+  VadRunStats stats;
   ASSERT_TRUE(
-      run_vad(source, model, SegmenterParams(), reporter, nullptr, nullptr)
+      run_vad(source, model, SegmenterParams(), reporter, nullptr, &stats)
           .ok());
-  ASSERT_EQ(model.inputs.size(), 2u);
-  EXPECT_EQ(model.inputs[0][0], 0.0f);
-  EXPECT_EQ(model.inputs[0][kContextSamples + 5], 5.0f / 32768.0f);
-  EXPECT_EQ(model.inputs[1][0], 448.0f / 32768.0f);  // context = 448..511
-  EXPECT_EQ(model.inputs[1][kContextSamples], 512.0f / 32768.0f);
+  EXPECT_EQ(stats.frames, 40);
+  EXPECT_EQ(stats.samples, static_cast<int64_t>(samples_count));
+  EXPECT_EQ(reporter.geometry(), kGeometry8k);
+  EXPECT_EQ(sink.text.find("PROB 0.000 0.800000 speech\nPROB 0.032 "), 0u);
+  EXPECT_NE(sink.text.find("PROB 1.248 0.800000 speech\n"), std::string::npos);
+  // One segment to the end of the audio: 10140 / 8000 s as printf rounds it.
+  char expected[64];
+  std::snprintf(expected,
+                sizeof(expected),
+                "SEGMENT 0.000 %.3f\nDONE frames=40 segments=1\n\x04",
+                10140.0 / 8000.0);
+  EXPECT_NE(sink.text.find(expected), std::string::npos) << sink.text;
+}
+
+// A source that refuses its audio at the end (a WAV stream shorter than one
+// frame): no DONE, its ERROR line.
+TEST(VadApp, SourceErrorAtTheEndIsReported) {
+  FakeModel model({});
+  FailingSource source(samples(300),
+                       Status::Error(ErrorCode::kUnsupportedWav,
+                                     "clip has 300 samples, shorter than one "
+                                     "frame"));
+  CaptureSink sink;
+  SerialReporter reporter(sink, 0.5);
+  const Status status =
+      run_vad(source, model, SegmenterParams(), reporter, nullptr, nullptr);
+  EXPECT_EQ(status.code(), ErrorCode::kUnsupportedWav);
+  EXPECT_EQ(sink.text,
+            "ERROR clip has 300 samples, shorter than one frame\n\x04");
+  EXPECT_TRUE(model.inputs.empty());
+}
+
+TEST(VadApp, ModelWithAGeometrySileroDoesNotHaveIsRefused) {
+  FakeModel model({}, FrameGeometry{44100, 512, 64});
+  VectorSource source(samples(2048));
+  CaptureSink sink;
+  SerialReporter reporter(sink, 0.5);
+  const Status status =
+      run_vad(source, model, SegmenterParams(), reporter, nullptr, nullptr);
+  EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(sink.text.find("ERROR sample rate 44100 Hz"), std::string::npos)
+      << sink.text;
+  EXPECT_TRUE(model.inputs.empty());
 }
 
 TEST(VadApp, SpeechUntilTheEndIsFlushed) {

@@ -1,0 +1,449 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""Soak test of the host runner: hours of audio streamed through ``--wav -``.
+
+Generates a long WAV stream on the fly (nothing is written to disk): the committed clips
+at the program's sample rate, looped in a seeded random order, each at a random gain
+(clipped to int16 like a hot microphone), with stretches of silence or faint noise in
+between. The stream goes to ``silero_vad_runner --model M.pte --wav - --timing`` through
+a pipe, with a header of unknown sizes (0xFFFFFFFF, as a recorder writing to a pipe),
+and ends mid-frame, so the last frame is zero-padded.
+
+While it runs, the runner's resident memory (``VmRSS`` of ``/proc/<pid>/status``) is
+sampled every ``--interval`` seconds together with the frames printed so far. At the end
+it checks and reports:
+
+* memory: RSS at the first sample, at the end of the warm-up (``--warmup-minutes`` of
+  audio), when the last frame is printed, and the largest in between; growth after the
+  warm-up must be at most ``--max-growth-kib``. (The RSS when DONE is printed, as the
+  runner winds down, is reported apart: teardown is not the streaming loop.)
+* every PROB line: finite probability, times 32 ms apart, nothing but protocol lines;
+* ``DONE frames=N`` with N the frame count of the audio sent (ceil(samples / hop));
+* the runner's model-step time per frame (its ``--timing`` line: median, max).
+
+::
+
+    python -m examples.arm.silero_vad.runtime.soak_runner --model out/cpu/silero_vad_cpu.pte \\
+        [--hours 1] [--seed 0] [--cpu 0] [--json soak.json]
+
+Exit status: 0 all checks passed, 1 a check failed, 2 unusable arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import threading
+import time
+import wave
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parents[4]
+DATA_DIR = REPO_ROOT / "examples" / "arm" / "silero_vad" / "data"
+DEFAULT_RUNNER = (
+    REPO_ROOT
+    / "build"
+    / "host"
+    / "examples"
+    / "arm"
+    / "silero_vad"
+    / "runtime"
+    / "silero_vad_runner"
+)
+HOP = {16000: 512, 8000: 256}
+CLIP_DIRS = {16000: ("validation", "calibration"), 8000: ("validation_8k", "calibration_8k")}
+UNKNOWN_SIZE = 0xFFFFFFFF
+FRAME_SECONDS = 0.032
+
+
+class SoakError(RuntimeError):
+    """Arguments or inputs the soak cannot use; the message says why."""
+
+
+@dataclass
+class RssSample:
+    wall_s: float
+    frames: int
+    rss_kib: int
+
+
+@dataclass
+class SoakReport:
+    """What the soak measured; ``failures`` lists every failed check."""
+
+    model: str
+    sample_rate: int
+    audio_hours: float
+    samples_sent: int
+    frames_expected: int
+    frames_printed: int = 0
+    done_line: str = ""
+    segments: int = 0
+    non_finite: int = 0
+    protocol_errors: list[str] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    exit_code: int | None = None
+    rss_first_kib: int = 0
+    rss_warmup_kib: int = 0
+    rss_end_kib: int = 0
+    rss_at_done_kib: int = 0
+    rss_max_after_warmup_kib: int = 0
+    rss_growth_after_warmup_kib: int = 0
+    rss_samples: int = 0
+    vm_hwm_kib: int = 0
+    timing: dict[str, float] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+
+
+def wav_stream_header(sample_rate: int) -> bytes:
+    """A PCM16 mono header with unknown RIFF and data sizes (0xFFFFFFFF)."""
+    fmt = struct.pack("<HHIIHH", 1, 1, sample_rate, sample_rate * 2, 2, 16)
+    return (
+        b"RIFF"
+        + struct.pack("<I", UNKNOWN_SIZE)
+        + b"WAVE"
+        + b"fmt "
+        + struct.pack("<I", len(fmt))
+        + fmt
+        + b"data"
+        + struct.pack("<I", UNKNOWN_SIZE)
+    )
+
+
+def load_clips(sample_rate: int) -> list[np.ndarray]:
+    """The committed clips at ``sample_rate`` as int16 arrays."""
+    clips = []
+    for folder in CLIP_DIRS[sample_rate]:
+        for path in sorted((DATA_DIR / folder).glob("*.wav")):
+            with wave.open(str(path)) as handle:
+                if handle.getframerate() != sample_rate or handle.getnchannels() != 1:
+                    raise SoakError(f"{path}: not mono {sample_rate} Hz")
+                clips.append(np.frombuffer(handle.readframes(handle.getnframes()), "<i2"))
+    if not clips:
+        raise SoakError(f"no clips for {sample_rate} Hz under {DATA_DIR}")
+    return clips
+
+
+def soak_audio(
+    clips: list[np.ndarray], sample_rate: int, total_samples: int, seed: int
+) -> Iterator[np.ndarray]:
+    """Yields int16 pieces summing to ``total_samples``: clips at random gains, silences."""
+    rng = np.random.default_rng(seed)
+    sent = 0
+    while sent < total_samples:
+        if rng.random() < 0.25:
+            # Silence: digital zero or faint noise (-70 .. -45 dBFS), 0.5 .. 20 s.
+            length = int(rng.uniform(0.5, 20.0) * sample_rate)
+            if rng.random() < 0.3:
+                piece = np.zeros(length, dtype=np.int16)
+            else:
+                level = 32768 * 10 ** (rng.uniform(-70, -45) / 20)
+                piece = np.round(rng.normal(0, level, length)).astype(np.int16)
+        else:
+            # A clip from -30 dB to +12 dB, clipped like a hot input.
+            clip = clips[rng.integers(len(clips))].astype(np.float64)
+            gain = 10 ** (rng.uniform(-30, 12) / 20)
+            piece = np.clip(np.round(clip * gain), -32768, 32767).astype(np.int16)
+        piece = piece[: total_samples - sent]
+        sent += piece.size
+        yield piece
+
+
+def program_sample_rate(model: Path) -> int:
+    """The sample rate the program declares in its metadata (ExecuTorch's Python runtime)."""
+    from examples.arm.silero_vad.runtime.program_reference import (
+        ProgramReferenceError,
+        load_runtime,
+        program_geometry,
+    )
+
+    try:
+        program = load_runtime().load_program(model.read_bytes())
+        return program_geometry(program, str(model)).sample_rate
+    except (OSError, RuntimeError, ProgramReferenceError) as error:
+        raise SoakError(f"{model}: cannot read the program's sample rate ({error})") from None
+
+
+def read_rss_kib(pid: int) -> tuple[int, int] | None:
+    """(VmRSS, VmHWM) in KiB, or None once the process is gone."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    values = {}
+    for line in text.splitlines():
+        key, _, rest = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            values[key] = int(rest.split()[0])
+    if "VmRSS" not in values:
+        return None
+    return values["VmRSS"], values.get("VmHWM", 0)
+
+
+def parse_timing(stderr: str) -> dict[str, float]:
+    """The runner's ``TIMING frames=N model_step_us median=.. max=..`` line as numbers."""
+    for line in stderr.splitlines():
+        if line.startswith("TIMING "):
+            fields = dict(item.split("=", 1) for item in line.split()[1:] if "=" in item)
+            return {
+                key: float(fields[key])
+                for key in ("frames", "median", "mean", "min", "max", "first", "total_ms")
+                if key in fields
+            }
+    return {}
+
+
+def run_soak(args: argparse.Namespace) -> SoakReport:
+    runner: Path = args.runner
+    if not os.access(runner, os.X_OK):
+        raise SoakError(
+            f"no runner at {runner}: build it with backends/arm/scripts/build_host_runner.sh"
+        )
+    sample_rate = program_sample_rate(args.model)
+    hop = HOP[sample_rate]
+    clips = load_clips(sample_rate)
+    # The requested hours, plus a partial frame so that the stream ends mid-frame.
+    total_samples = int(round(args.hours * 3600 * sample_rate)) + hop // 3
+    frames_expected = math.ceil(total_samples / hop)
+    warmup_frames = int(args.warmup_minutes * 60 / FRAME_SECONDS)
+    report = SoakReport(
+        model=str(args.model),
+        sample_rate=sample_rate,
+        audio_hours=total_samples / sample_rate / 3600,
+        samples_sent=total_samples,
+        frames_expected=frames_expected,
+    )
+
+    command = [str(runner), "--model", str(args.model), "--wav", "-", "--timing"]
+    if args.cpu is not None:
+        command = ["taskset", "-c", str(args.cpu), *command]
+    start = time.monotonic()
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdin is not None and process.stdout is not None
+    assert process.stderr is not None
+    state = {"frames": 0, "running": True}
+    samples: list[RssSample] = []
+    writer_error: list[str] = []
+    stderr_chunks: list[bytes] = []
+
+    def write_audio() -> None:
+        try:
+            process.stdin.write(wav_stream_header(sample_rate))
+            for piece in soak_audio(clips, sample_rate, total_samples, args.seed):
+                process.stdin.write(piece.astype("<i2").tobytes())
+            process.stdin.close()
+        except (BrokenPipeError, OSError) as error:
+            writer_error.append(f"writing the audio failed: {error}")
+
+    def sample_memory() -> None:
+        hwm = 0
+        while state["running"]:
+            values = read_rss_kib(process.pid)
+            if values is not None:
+                samples.append(
+                    RssSample(round(time.monotonic() - start, 3), state["frames"], values[0])
+                )
+                hwm = max(hwm, values[1])
+                report.vm_hwm_kib = hwm
+            time.sleep(args.interval)
+
+    threads = [
+        threading.Thread(target=write_audio, daemon=True),
+        threading.Thread(target=sample_memory, daemon=True),
+        threading.Thread(target=lambda: stderr_chunks.append(process.stderr.read()), daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+
+    warmup_sample: RssSample | None = None
+    last_frame_sample: RssSample | None = None
+    for raw in process.stdout:
+        line = raw.decode("utf-8", errors="replace").rstrip("\n")
+        if line.startswith("PROB "):
+            fields = line.split()
+            index = state["frames"]
+            try:
+                time_s, probability = float(fields[1]), float(fields[2])
+            except (IndexError, ValueError):
+                report.protocol_errors.append(f"bad PROB line {line!r}")
+                continue
+            if not math.isfinite(probability):
+                report.non_finite += 1
+            if abs(time_s - index * FRAME_SECONDS) > 0.0015:
+                report.protocol_errors.append(f"frame {index} at {time_s} s")
+            state["frames"] = index + 1
+            if state["frames"] in (warmup_frames, frames_expected):
+                values = read_rss_kib(process.pid)
+                if values is not None:
+                    sample = RssSample(
+                        round(time.monotonic() - start, 3), state["frames"], values[0]
+                    )
+                    samples.append(sample)
+                    if state["frames"] == warmup_frames:
+                        warmup_sample = sample
+                    else:
+                        last_frame_sample = sample
+        elif line.startswith("SEGMENT "):
+            report.segments += 1
+        elif line.startswith("DONE "):
+            report.done_line = line
+            values = read_rss_kib(process.pid)
+            if values is not None:
+                report.rss_at_done_kib = values[0]
+            # Memory samples from here on are of the teardown.
+            state["running"] = False
+        elif line in ("\x04", ""):
+            continue
+        else:
+            report.protocol_errors.append(f"unexpected line {line[:200]!r}")
+    process.wait()
+    state["running"] = False
+    for thread in threads:
+        thread.join(timeout=10)
+    report.wall_seconds = round(time.monotonic() - start, 1)
+    report.exit_code = process.returncode
+    report.frames_printed = state["frames"]
+    report.timing = parse_timing(b"".join(stderr_chunks).decode("utf-8", errors="replace"))
+    report.rss_samples = len(samples)
+    samples.sort(key=lambda s: s.wall_s)
+
+    failures = report.failures
+    failures += writer_error
+    failures += report.protocol_errors[:10]
+    if report.exit_code != 0:
+        failures.append(f"runner exit status {report.exit_code}")
+    if report.non_finite:
+        failures.append(f"{report.non_finite} non-finite probabilities")
+    expected_done = f"DONE frames={frames_expected} segments={report.segments}"
+    if report.done_line != expected_done:
+        failures.append(f"{report.done_line!r}, expected {expected_done!r}")
+    if report.frames_printed != frames_expected:
+        failures.append(f"{report.frames_printed} PROB lines, {frames_expected} frames sent")
+    if not samples:
+        failures.append("no memory samples")
+        return report
+    report.rss_first_kib = samples[0].rss_kib
+    if warmup_sample is None or last_frame_sample is None:
+        failures.append(f"no memory sample at the warm-up ({warmup_frames} frames) or the end")
+        return report
+    report.rss_end_kib = last_frame_sample.rss_kib
+    after = [
+        s.rss_kib
+        for s in samples
+        if warmup_sample.frames <= s.frames <= last_frame_sample.frames
+        and s.wall_s <= last_frame_sample.wall_s
+    ]
+    report.rss_warmup_kib = warmup_sample.rss_kib
+    report.rss_max_after_warmup_kib = max(after)
+    report.rss_growth_after_warmup_kib = max(after) - warmup_sample.rss_kib
+    if report.rss_growth_after_warmup_kib > args.max_growth_kib:
+        failures.append(
+            f"RSS grew by {report.rss_growth_after_warmup_kib} KiB after the warm-up "
+            f"(limit {args.max_growth_kib} KiB)"
+        )
+    if args.samples_out:
+        args.samples_out.write_text(
+            "wall_s\tframes\trss_kib\n"
+            + "".join(f"{s.wall_s}\t{s.frames}\t{s.rss_kib}\n" for s in samples)
+        )
+    return report
+
+
+def format_report(report: SoakReport) -> str:
+    timing = report.timing
+    lines = [
+        f"soak: {report.model} at {report.sample_rate} Hz: {report.audio_hours:.4f} h of audio "
+        f"({report.samples_sent} samples) in {report.wall_seconds} s",
+        f"  frames: {report.frames_printed} PROB lines, expected {report.frames_expected}; "
+        f"{report.done_line or 'no DONE line'}; non-finite probabilities: {report.non_finite}",
+        f"  RSS (KiB): first sample {report.rss_first_kib}, after warm-up "
+        f"{report.rss_warmup_kib}, last frame {report.rss_end_kib}, max in between "
+        f"{report.rss_max_after_warmup_kib} (growth {report.rss_growth_after_warmup_kib}); "
+        f"at DONE {report.rss_at_done_kib}; {report.rss_samples} samples",
+    ]
+    if timing:
+        lines.append(
+            f"  model step per frame (us): median {timing.get('median', 0):.1f}, mean "
+            f"{timing.get('mean', 0):.1f}, max {timing.get('max', 0):.1f}, first "
+            f"{timing.get('first', 0):.1f} (real time: 32000)"
+        )
+    else:
+        lines.append("  model step per frame: no TIMING line from the runner")
+    lines.append("  PASS" if not report.failures else "  FAIL: " + "; ".join(report.failures))
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m examples.arm.silero_vad.runtime.soak_runner",
+        description="Stream hours of generated audio through the host runner (--wav -) and "
+        "check its memory stays flat, its output complete and finite, and report its time "
+        "per frame. Exit status: 0 pass, 1 a check failed, 2 unusable arguments.",
+    )
+    parser.add_argument(
+        "--model", type=Path, required=True, help="a CPU program (run.sh --target cpu)"
+    )
+    parser.add_argument(
+        "--runner", type=Path, default=DEFAULT_RUNNER, help=f"the runner (default {DEFAULT_RUNNER})"
+    )
+    parser.add_argument("--hours", type=float, default=1.0, help="hours of audio (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the audio (default 0)")
+    parser.add_argument(
+        "--interval", type=float, default=2.0, help="seconds between RSS samples (default 2)"
+    )
+    parser.add_argument(
+        "--warmup-minutes",
+        type=float,
+        default=2.0,
+        help="minutes of audio before memory must stop growing (default 2)",
+    )
+    parser.add_argument(
+        "--max-growth-kib",
+        type=int,
+        default=0,
+        help="allowed RSS growth after the warm-up, KiB (default 0)",
+    )
+    parser.add_argument(
+        "--cpu", type=int, default=None, help="pin the runner to this CPU (taskset)"
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the report as JSON")
+    parser.add_argument(
+        "--samples-out", type=Path, default=None, help="write the RSS samples (TSV) here"
+    )
+    args = parser.parse_args(argv)
+    if args.hours <= 0 or args.interval <= 0 or args.warmup_minutes <= 0:
+        parser.error("--hours, --interval and --warmup-minutes must be > 0")
+    if args.warmup_minutes * 60 >= args.hours * 3600:
+        parser.error("the warm-up must be shorter than the audio")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        report = run_soak(args)
+    except SoakError as error:
+        print(f"ERROR {error}", file=sys.stderr)
+        return 2
+    print(format_report(report))
+    if args.json:
+        args.json.write_text(json.dumps(asdict(report), indent=2) + "\n")
+    return 0 if not report.failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
