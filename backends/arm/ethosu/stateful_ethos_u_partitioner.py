@@ -6,40 +6,16 @@
 """EthosUPartitioner that leaves model-owned mutable buffers to the ExecuTorch runtime."""
 
 from executorch.backends.arm.ethosu import EthosUPartitioner
-from executorch.exir import ExportedProgram
-from executorch.exir.backend.partitioner import PartitionResult
+
+from backends.arm.tosa.stateful_tosa_partitioner import (  # noqa: F401  (re-exported)
+    StatefulTOSAPartitioner,
+    mutable_buffer_placeholders,
+)
 
 
-def mutable_buffer_placeholders(program: ExportedProgram) -> list:
-    """Placeholders of the buffers the program writes back (``buffers_to_mutate``)."""
-    signature = program.graph_signature
-    mutated = set(signature.buffers_to_mutate.values())
-    return [
-        node
-        for node in program.graph.find_nodes(op="placeholder")
-        if signature.inputs_to_buffers.get(node.name) in mutated
-    ]
-
-
-class StatefulEthosUPartitioner(EthosUPartitioner):
-    """Delegates the whole stateful model but keeps its mutable buffers outside the delegate.
-
-    ``tag_constant_data`` recognises a mutated buffer only when the buffer placeholder
-    itself feeds the mutation. With an explicit ``dequantize(state)`` read and a
-    ``quantize(new_state)`` write, the placeholder's users are ordinary ops, so the buffer
-    is tagged as constant data: it is copied into the delegate, the Arm pipeline folds
-    its reads into constants (``FuseConstantArgsPass``), and the write points at a buffer
-    that no longer exists. Untagging it makes the state a delegate input: the delegate
-    reads the int8 state and returns the new int8 state, and ExecuTorch keeps the buffer
-    and performs the write (``copy_``) on the CPU.
-
-    executorch 1.5.1's ``tag_constant_data`` recognises mutated buffers from the graph
-    signature and no longer tags them; there this finds nothing to untag and stays as the
-    guarantee, whatever a release's partitioner decides.
+class StatefulEthosUPartitioner(StatefulTOSAPartitioner, EthosUPartitioner):
+    """Delegates the whole stateful model to Ethos-U but keeps its mutable buffers outside
+    the delegate: ``StatefulTOSAPartitioner``'s partitioning with ``EthosUPartitioner``'s
+    compile spec and backend (``EthosUPartitioner`` only sets those up; it partitions as
+    ``TOSAPartitioner`` does).
     """
-
-    def partition(self, exported_program: ExportedProgram) -> PartitionResult:
-        result = super().partition(exported_program)
-        for placeholder in mutable_buffer_placeholders(result.tagged_exported_program):
-            placeholder.meta.pop("delegation_tag", None)
-        return result

@@ -3,13 +3,14 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""EthosUQuantizer for models that own recurrent state."""
+"""TOSA and Ethos-U quantizers for models that own recurrent state."""
 
 from dataclasses import dataclass
 
 import torch
+from executorch.backends.arm.common.arm_compile_spec import ArmCompileSpec
 from executorch.backends.arm.ethosu import EthosUCompileSpec
-from executorch.backends.arm.quantizer.arm_quantizer import EthosUQuantizer
+from executorch.backends.arm.quantizer.arm_quantizer import EthosUQuantizer, TOSAQuantizer
 from torchao.quantization.pt2e.quantizer import (
     QuantizationSpec,
     QuantizationSpecBase,
@@ -36,8 +37,8 @@ class LstmGateProductSpec:
     fused: bool = False
 
 
-class StatefulEthosUQuantizer(EthosUQuantizer):
-    """Quantizes LSTM cells and model-owned state for Ethos-U.
+class StatefulTOSAQuantizer(TOSAQuantizer):
+    """Quantizes LSTM cells and model-owned state for the Arm backend (TOSA, Ethos-U).
 
     Before the release's annotation pipeline runs, ``aten.lstm_cell`` is decomposed
     (``DecomposeLstmCellPass``) so its gates are annotated and lowered like any other
@@ -60,7 +61,7 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
 
     def __init__(
         self,
-        compile_spec: EthosUCompileSpec,
+        compile_spec: ArmCompileSpec,
         lstm_gate_products: LstmGateProductSpec | None = None,
     ) -> None:
         super().__init__(compile_spec)
@@ -86,6 +87,21 @@ class StatefulEthosUQuantizer(EthosUQuantizer):
             if product_input.target == DecomposeLstmCellPass._cat:
                 _annotate_gate_concat(product_input, input_qspecs[product_input])
         return model
+
+
+class StatefulEthosUQuantizer(StatefulTOSAQuantizer, EthosUQuantizer):
+    """``StatefulTOSAQuantizer`` for an Ethos-U compile spec: what the example exports with.
+
+    ``EthosUQuantizer`` only narrows ``TOSAQuantizer`` to Ethos-U compile specs, so the
+    stateful behaviour is all ``StatefulTOSAQuantizer``'s.
+    """
+
+    def __init__(
+        self,
+        compile_spec: EthosUCompileSpec,
+        lstm_gate_products: LstmGateProductSpec | None = None,
+    ) -> None:
+        super().__init__(compile_spec, lstm_gate_products)
 
 
 _DEQUANTIZE = torch.ops.quantized_decomposed.dequantize_per_tensor.default

@@ -3,26 +3,164 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Quantize-and-lower helper for the pass tests: small models through the real flow."""
+"""Our stateful pieces in the release's test pipelines (``tester.test_pipeline``).
+
+The release's pipelines (``TosaPipelineINT``, ``EthosU85PipelineINT``, ...) quantize,
+lower and check a model in stages, with the release's quantizer and partitioner. A model
+that owns its state needs ours, and the example's steps around them; each goes in
+through a customization point the pipelines offer:
+
+- the ``quantize`` stage: ``ArmQuantize`` with ``StatefulTOSAQuantizer`` (or
+  ``StatefulEthosUQuantizer``), the given config, calibrated on the given samples in
+  order (a stream: the state carries from one sample to the next);
+- a stage after it: what the example does after ``convert_pt2e``
+  (``FoldScalarMulIntoQParamsPass``), and the state buffers back to their initial values;
+- a stage before ``to_edge_transform_and_lower``: the state buffers back to their
+  initial values again, so the program starts where the example's does;
+- ``to_edge_transform_and_lower``: the stateful partitioner (the state stays an
+  ExecuTorch buffer) and the program's constant methods;
+- ``to_executorch``: the state's initial values serialized (``InitializedMutableBufferPass``);
+- ``run_stateful``: ``run()`` inside ``use_stateful_arm_pass_manager()``.
+
+Why the state is reset twice: the harness's quantize stage captures the model with
+``export(...).module()``, which shares the eager model's buffer tensors, and the exported
+program shares the quantized model's. Every reference run (calibration, the comparison
+with the float model) moves that one state. The quantized model gets tensors of its own,
+and the lowered program and the model it is compared with start from the same state.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import executorch.kernels.quantized  # noqa: F401  (registers the q/dq out variants)
 import torch
-from executorch.exir import ExecutorchProgramManager
+from executorch.backends.arm.ethosu import EthosUCompileSpec
+from executorch.backends.arm.test.tester.arm_tester import ToEdgeTransformAndLower, ToExecutorch
+from executorch.backends.arm.test.tester.quantize import ArmQuantize
+from executorch.backends.arm.test.tester.test_pipeline import BasePipeline
+from executorch.backends.test.harness.stages import StageType
+from executorch.exir import ExecutorchBackendConfig, ExecutorchProgramManager
+from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPass
 from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
-from backends.arm.quantizer.stateful_ethos_u_quantizer import LstmGateProductSpec
-from examples.arm.silero_vad.model_export.lowering import (
-    lower,
-    make_compile_spec,
-    quantize,
+from backends.arm._passes import FoldScalarMulIntoQParamsPass, use_stateful_arm_pass_manager
+from backends.arm.ethosu.stateful_ethos_u_partitioner import StatefulEthosUPartitioner
+from backends.arm.quantizer.stateful_ethos_u_quantizer import (
+    LstmGateProductSpec,
+    StatefulEthosUQuantizer,
+    StatefulTOSAQuantizer,
 )
-from examples.arm.silero_vad.model_export.program_inspection import inspect_program
+from backends.arm.tosa.stateful_tosa_partitioner import StatefulTOSAPartitioner
+from examples.arm.silero_vad.model_export.lowering import lower, make_compile_spec, quantize
+from examples.arm.silero_vad.model_export.program_inspection import (
+    ProgramSummary,
+    inspect_program,
+)
 from examples.arm.silero_vad.model_export.targets import DEFAULT_NPU_TARGET
 from examples.arm.silero_vad.model_export.vela_report import VelaReport, run_vela
+
+# Edge-dialect code of a lowered graph: every operator left outside the delegate is a
+# call of an edge op, so counting the prefix counts them all.
+DELEGATE = "torch.ops.higher_order.executorch_call_delegate"
+EDGE_OP = "executorch_exir_dialects_edge__ops_"
+EDGE_QUANTIZE = (
+    "executorch_exir_dialects_edge__ops_quantized_decomposed_quantize_per_tensor_default"
+)
+EDGE_DEQUANTIZE = (
+    "executorch_exir_dialects_edge__ops_quantized_decomposed_dequantize_per_tensor_default"
+)
+
+
+def _set_buffer(module: torch.nn.Module, name: str, tensor: torch.Tensor) -> None:
+    owner_path, _, leaf = name.rpartition(".")
+    owner = module.get_submodule(owner_path) if owner_path else module
+    owner.register_buffer(leaf, tensor)
+
+
+def use_stateful_pieces(
+    pipeline: BasePipeline,
+    config: QuantizationConfig,
+    calibration: Sequence[tuple[torch.Tensor, ...]],
+    state_buffers: Sequence[str],
+    lstm_gate_products: LstmGateProductSpec | None = None,
+    constant_methods: dict[str, int] | None = None,
+    fold_scalar_mul: bool = True,
+) -> None:
+    """Plugs the stateful quantizer and partitioner, and the example's steps around them,
+    into ``pipeline`` (see the module doc). ``state_buffers``: the buffers the model
+    writes; they start every run from their values now. Call before ``run_stateful``.
+    """
+    tester = pipeline.tester
+    spec = tester.compile_spec
+    if isinstance(spec, EthosUCompileSpec):
+        quantizer = StatefulEthosUQuantizer(spec, lstm_gate_products)
+        partitioner = StatefulEthosUPartitioner(spec)
+    else:
+        quantizer = StatefulTOSAQuantizer(spec, lstm_gate_products)
+        partitioner = StatefulTOSAPartitioner(spec)
+    eager = tester.original_module
+    initial = {name: eager.get_buffer(name).detach().clone() for name in state_buffers}
+
+    def restore_initial_state(module: torch.nn.Module) -> None:
+        for name, value in initial.items():
+            module.get_buffer(name).copy_(value)
+
+    def quantize_as_the_example_does() -> None:
+        quantized = tester.get_artifact(StageType.QUANTIZE)
+        if fold_scalar_mul:
+            FoldScalarMulIntoQParamsPass()(quantized)
+        for name, value in initial.items():
+            _set_buffer(quantized, name, value.clone())
+        restore_initial_state(eager)
+
+    def lower_from_initial_state() -> None:
+        restore_initial_state(tester.get_artifact(StageType.QUANTIZE))
+
+    pipeline.change_args(
+        "quantize", ArmQuantize(quantizer, config, calibration_samples=list(calibration))
+    )
+    pipeline.add_stage_after("quantize", quantize_as_the_example_does)
+    pipeline.add_stage(
+        lower_from_initial_state, pos=pipeline.find_pos("to_edge_transform_and_lower")
+    )
+    pipeline.change_args(
+        "to_edge_transform_and_lower",
+        ToEdgeTransformAndLower([partitioner], constant_methods=constant_methods),
+    )
+    initialized = InitializedMutableBufferPass(list(state_buffers))
+    pipeline.change_args(
+        "to_executorch", ToExecutorch(ExecutorchBackendConfig(passes=[initialized]))
+    )
+
+
+def run_stateful(pipeline: BasePipeline) -> None:
+    """Runs ``pipeline`` with the Arm backend building its pass pipelines statefully."""
+    with use_stateful_arm_pass_manager():
+        pipeline.run()
+
+
+def check_vela_runs_everything_on_npu(pipeline: BasePipeline, artifacts_dir: Path) -> None:
+    """Adds a stage after lowering: Vela, on the TOSA the lowering dumped to
+    ``artifacts_dir`` (the pipeline's ``custom_path``), places every operator on the NPU.
+
+    Vela can leave operators it cannot run to the CPU inside the delegate's command
+    stream; the lowered graph does not show that, Vela's own summary does.
+    """
+
+    def vela_runs_everything_on_npu() -> None:
+        report = run_vela(artifacts_dir / "out.tosa", pipeline.tester.compile_spec.compiler_flags)
+        assert report.cpu_ops == 0 and report.npu_ops > 0, report
+
+    pipeline.add_stage_after("to_edge_transform_and_lower", vela_runs_everything_on_npu)
+
+
+def program_summary(pipeline: BasePipeline) -> ProgramSummary:
+    """What the serialized program of a pipeline that ran ``to_executorch`` contains."""
+    program = pipeline.tester.get_artifact(StageType.TO_EXECUTORCH)
+    return inspect_program(program.buffer)
 
 
 @dataclass
@@ -39,8 +177,10 @@ def lower_to_u85(
     config: QuantizationConfig | None = None,
     lstm_gate_products: LstmGateProductSpec | None = None,
 ) -> LoweredProgram:
-    """Quantizes with the stateful Arm quantizer (calibrating in order; default int8) and
-    lowers to U85."""
+    """The example's own flow (``lowering.quantize`` and ``lowering.lower``, U85-256 with
+    the example's Vela settings), for tests of what that flow's Vela figures show; the
+    pass and model tests use the release's pipelines instead (``use_stateful_pieces``).
+    Calibrates in order; default int8."""
     spec = make_compile_spec(
         DEFAULT_NPU_TARGET, "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram", artifacts_dir
     )
@@ -54,8 +194,3 @@ def lower_to_u85(
     program = lower(quantized, calibration[0], spec)
     report = run_vela(artifacts_dir / "out.tosa", spec.compiler_flags)
     return LoweredProgram(quantized, program, report)
-
-
-def ops_outside_delegate(lowered: LoweredProgram) -> dict[str, int]:
-    """Operators the serialized program runs outside the delegate."""
-    return inspect_program(lowered.program.buffer).operator_calls

@@ -4,11 +4,11 @@
 # LICENSE file in the root directory of this source tree.
 #
 # The whole test suite of the Silero VAD example: style checks, the C++ runtime
-# tests (backends/arm/scripts/run_cpp_tests.sh) and pytest (passes, export,
-# device twin, segmenter, the host end-to-end OOTB test), on every supported
-# executorch release (one venv each, see --help). Creates or reuses the
-# virtualenvs and installs what they need; Debian packages are installed with
-# apt-get when run as root, otherwise it stops and prints the apt-get command.
+# tests (backends/arm/scripts/run_cpp_tests.sh) and pytest (passes, the model on the
+# release's test pipelines, export, device twin, segmenter, the host end-to-end OOTB
+# test), on every supported executorch release (one venv each, see --help). Creates
+# or reuses the virtualenvs and installs what they need; Debian packages are installed
+# with apt-get when run as root, otherwise it stops and prints the apt-get command.
 # Arguments it does not know go to pytest.
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
@@ -27,7 +27,8 @@ Without --executorch it tests every release that has a requirements/executorch-*
      3. pytest over backends/arm/test (reuses the host build of step 2)
   B. on each other release, in its own venv, what depends on the release:
      1. C++ host build against that release (build/host-executorch-VERSION) and CTest
-     2. pytest: the passes, the Silero export, the device twin, the release checks
+     2. pytest: the passes, the model on the release's test pipelines (tosa, u55, u65,
+        u85), the Silero export, the device twin, the release checks
      3. the host end-to-end test (test_arm_ootb.sh run_silero_vad_e2e_host)
   C. release parity: the main job (run.sh) on the default release and on each other
      one (build/release_parity/VERSION), compared by backends/arm/test/compare_releases.py
@@ -109,8 +110,9 @@ release_checks() {
       --skip-sanitizers --skip-cross --skip-fuzz
   fi
 
-  stage "pytest on executorch ${version}: passes, export, device twin, release checks"
+  stage "pytest on executorch ${version}: passes, model pipelines, export, device twin, release checks"
   python -m pytest backends/arm/test/passes \
+    backends/arm/test/models/test_silero_vad_arm.py \
     backends/arm/test/misc/test_silero_vad_example.py \
     backends/arm/test/misc/test_silero_vad_device_twin.py \
     backends/arm/test/misc/test_silero_vad_release_compat.py "${pytest_args[@]}"

@@ -3,9 +3,21 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""DecomposeLstmCellPass: equal to nn.LSTMCell, and lowered whole to the NPU."""
+"""DecomposeLstmCellPass: equal to nn.LSTMCell, and lowered whole by the Arm backend.
+
+The pass runs where the stateful quantizer calls it, before quantization annotation, on
+the ATen graph: the release's ``PassPipeline`` runs passes on the edge program, where
+``to_edge`` has already decomposed the cell its own way, so it cannot reach this pass.
+The pass itself is tested directly (float equality with ``nn.LSTMCell``, every way a cell
+is called); what the Arm backend makes of its output is tested on the release's
+``TosaPipelineINT`` and ``EthosU85PipelineINT``, with the stateful quantizer in their
+quantize stage (as the release tests its own annotation-time decompositions).
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import torch
@@ -13,14 +25,30 @@ from executorch.backends.arm.quantizer import (
     get_symmetric_a16w8_quantization_config,
     get_symmetric_quantization_config,
 )
+from executorch.backends.arm.test import common
+from executorch.backends.arm.test.tester.test_pipeline import (
+    BasePipeline,
+    EthosU85PipelineINT,
+    TosaPipelineINT,
+)
+from executorch.backends.test.harness.stages import StageType
 from torch import nn
+from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
 from backends.arm._passes import DecomposeLstmCellPass
 from backends.arm.quantizer.stateful_ethos_u_quantizer import (
     LstmGateProductSpec,
     lstm_gate_product_nodes,
 )
-from backends.arm.test.stateful_test_utils import lower_to_u85, ops_outside_delegate
+from backends.arm.test.stateful_test_utils import (
+    DELEGATE,
+    EDGE_DEQUANTIZE,
+    EDGE_OP,
+    EDGE_QUANTIZE,
+    check_vela_runs_everything_on_npu,
+    run_stateful,
+    use_stateful_pieces,
+)
 
 INPUT, HIDDEN = 12, 8
 
@@ -120,19 +148,54 @@ class LstmCellHead(nn.Module):
         return torch.sigmoid(self.head(h_next)), h_next, c_next
 
 
-def test_lstm_cell_model_lowers_without_cpu_compute_u85(tmp_path) -> None:
+input_t = tuple[torch.Tensor, torch.Tensor, torch.Tensor]  # x, h, c
+
+
+def _calibration() -> list[input_t]:
     torch.manual_seed(1)
     # Distinct tensors for h and c: export would merge one tensor passed twice.
-    calibration = [
+    return [
         (torch.randn(1, 16), torch.randn(1, HIDDEN) * 0.5, torch.randn(1, HIDDEN)) for _ in range(8)
     ]
-    program = lower_to_u85(LstmCellHead().eval(), calibration, tmp_path)
-    # Only the boundary conversions of the three inputs and three outputs remain.
-    assert set(ops_outside_delegate(program)) <= {
-        "quantized_decomposed::quantize_per_tensor.out",
-        "quantized_decomposed::dequantize_per_tensor.out",
-    }
-    assert program.report.cpu_ops == 0 and program.report.npu_ops > 0
+
+
+@dataclass(frozen=True)
+class GateProductCase:
+    """A quantization of LstmCellHead and what its gate products must look like."""
+
+    config: QuantizationConfig
+    gate_products: LstmGateProductSpec
+    products: int  # gate products (linear) the pass creates: 2 split, 1 fused
+    gate_input_dtype: torch.dtype  # what the gate products read
+    other_input_dtype: torch.dtype  # what the encoder and head read
+    tosa_extensions: tuple[str, ...] = ()
+
+
+_INT8_ACTIVATION = get_symmetric_quantization_config().input_activation
+
+test_data_suite = {
+    "int8": GateProductCase(
+        get_symmetric_quantization_config(), LstmGateProductSpec(), 2, torch.int8, torch.int8
+    ),
+    # The example's arithmetic: a16w8, except 8-bit inputs for the gate products.
+    "a16w8_int8_gate_inputs": GateProductCase(
+        get_symmetric_a16w8_quantization_config(),
+        LstmGateProductSpec(_INT8_ACTIVATION),
+        2,
+        torch.int8,
+        torch.int16,
+        ("int16",),
+    ),
+    # One product over cat([x, h]); the ReLU before the cell keeps its own range, so the
+    # whole model still lowers.
+    "fused": GateProductCase(
+        get_symmetric_quantization_config(),
+        LstmGateProductSpec(fused=True),
+        1,
+        torch.int8,
+        torch.int8,
+    ),
+}
 
 
 def _input_dtype(node: torch.fx.Node) -> torch.dtype:
@@ -142,45 +205,75 @@ def _input_dtype(node: torch.fx.Node) -> torch.dtype:
     return dequantize.args[-1]
 
 
-def test_lstm_gate_products_read_int8_inside_a16w8_u85(tmp_path) -> None:
-    torch.manual_seed(1)
-    calibration = [
-        (torch.randn(1, 16), torch.randn(1, HIDDEN) * 0.5, torch.randn(1, HIDDEN)) for _ in range(8)
-    ]
-    a16w8 = get_symmetric_a16w8_quantization_config()
-    int8 = get_symmetric_quantization_config().input_activation
+def _check_decomposed_cell(pipeline: BasePipeline, case: GateProductCase) -> None:
+    """Stages after quantize: no cell left, the gate products the case asks for, each
+    linear reading the integer type the case gives it."""
 
-    lowered = lower_to_u85(
-        LstmCellHead().eval(), calibration, tmp_path, a16w8, LstmGateProductSpec(int8)
+    def gate_products_read_their_dtypes() -> None:
+        quantized = pipeline.tester.get_artifact(StageType.QUANTIZE)
+        linears = quantized.graph.find_nodes(
+            op="call_function", target=torch.ops.aten.linear.default
+        )
+        gates = lstm_gate_product_nodes(quantized)
+        assert len(gates) == case.products and len(linears) == case.products + 2
+        assert {_input_dtype(node) for node in gates} == {case.gate_input_dtype}
+        others = {_input_dtype(node) for node in linears if node not in gates}
+        assert others == {case.other_input_dtype}
+
+    pipeline.add_stage_after("quantize", gate_products_read_their_dtypes)
+    pipeline.add_stage_after(
+        "quantize",
+        pipeline.tester.check_count,
+        {"torch.ops.aten.linear.default": case.products + 2, "torch.ops.aten.sigmoid.default": 4},
+        suffix="decomposed_cell",
+    )
+    pipeline.add_stage_after(
+        "quantize", pipeline.tester.check_not, ["torch.ops.aten.lstm_cell.default"], suffix="cell"
+    )
+    # One delegate; outside it only the three inputs' quantize and the three outputs'
+    # dequantize.
+    pipeline.change_args(
+        "check_count.exir", {DELEGATE: 1, EDGE_OP: 6, EDGE_QUANTIZE: 3, EDGE_DEQUANTIZE: 3}
     )
 
-    linears = lowered.quantized.graph.find_nodes(
-        op="call_function", target=torch.ops.aten.linear.default
+
+# On the TOSA reference model: the cases that mix ranges inside the cell (int8 gate inputs
+# among int16 activations, one input range shared by x and h); the int8 case lowers the
+# same operators as the fused one, with two products.
+tosa_test_data = {name: test_data_suite[name] for name in ("a16w8_int8_gate_inputs", "fused")}
+
+
+@common.parametrize("test_data", tosa_test_data)
+def test_lstm_cell_head_tosa_INT(test_data: GateProductCase) -> None:
+    """The decomposed cell, quantized as the case says, lowers to one TOSA delegate (only
+    the inputs' quantize and the outputs' dequantize outside it) whose outputs on the TOSA
+    reference model equal the quantized model's."""
+    calibration = _calibration()
+    pipeline = TosaPipelineINT[input_t](
+        LstmCellHead().eval(),
+        calibration[0],
+        aten_op=[],
+        exir_op=["executorch_exir_dialects_edge__ops_aten_sigmoid_default"],
+        tosa_extensions=list(test_data.tosa_extensions),
     )
-    gates = lstm_gate_product_nodes(lowered.quantized)
-    assert len(gates) == 2 and len(linears) == 4
-    assert {_input_dtype(node) for node in gates} == {torch.int8}
-    assert {_input_dtype(node) for node in linears if node not in gates} == {torch.int16}
-    assert lowered.report.cpu_ops == 0 and lowered.report.npu_ops > 0
+    use_stateful_pieces(pipeline, test_data.config, calibration, [], test_data.gate_products)
+    _check_decomposed_cell(pipeline, test_data)
+    run_stateful(pipeline)
 
 
-def test_fused_lstm_gate_product_lowers_whole_u85(tmp_path) -> None:
-    torch.manual_seed(1)
-    calibration = [
-        (torch.randn(1, 16), torch.randn(1, HIDDEN) * 0.5, torch.randn(1, HIDDEN)) for _ in range(8)
-    ]
-
-    lowered = lower_to_u85(
-        LstmCellHead().eval(), calibration, tmp_path, None, LstmGateProductSpec(fused=True)
+@common.parametrize("test_data", test_data_suite)
+def test_lstm_cell_head_u85_INT(test_data: GateProductCase, tmp_path: Path) -> None:
+    """The same on Ethos-U85, where Vela runs every operator on the NPU."""
+    calibration = _calibration()
+    pipeline = EthosU85PipelineINT[input_t](
+        LstmCellHead().eval(),
+        calibration[0],
+        aten_ops=[],
+        exir_ops=["executorch_exir_dialects_edge__ops_aten_sigmoid_default"],
+        run_on_fvp=False,  # lowering is what is tested here
+        custom_path=str(tmp_path),
     )
-
-    gates = lstm_gate_product_nodes(lowered.quantized)
-    assert len(gates) == 1
-    assert _input_dtype(gates[0]) == torch.int8
-    # The ReLU before the cell keeps its own range, so nothing but the boundary
-    # conversions of the inputs and outputs is left to the CPU.
-    assert set(ops_outside_delegate(lowered)) <= {
-        "quantized_decomposed::quantize_per_tensor.out",
-        "quantized_decomposed::dequantize_per_tensor.out",
-    }
-    assert lowered.report.cpu_ops == 0 and lowered.report.npu_ops > 0
+    use_stateful_pieces(pipeline, test_data.config, calibration, [], test_data.gate_products)
+    _check_decomposed_cell(pipeline, test_data)
+    check_vela_runs_everything_on_npu(pipeline, tmp_path)
+    run_stateful(pipeline)

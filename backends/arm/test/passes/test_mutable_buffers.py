@@ -3,9 +3,19 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Model-owned state through the Arm annotation and lowering pipelines."""
+"""Model-owned state through the Arm annotation and lowering pipelines.
+
+``PreserveMutableBuffersPass``, ``FoldConstantsKeepMutableStatePass`` and the stateful
+pass manager act on the unlifted graph of the annotation pipeline, which the release's
+``PassPipeline`` (passes on the edge program) does not reach: they are tested directly.
+Lowered programs with state go through the release's ``TosaPipelineINT`` and
+``EthosU85PipelineINT`` with the stateful pieces in their stages.
+"""
 
 from __future__ import annotations
+
+from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 import torch
@@ -14,8 +24,15 @@ from executorch.backends.arm._passes import arm_pass as release_arm_pass
 from executorch.backends.arm._passes.arm_pass_manager import ArmPassManager
 from executorch.backends.arm.ethosu import EthosUPartitioner
 from executorch.backends.arm.quantizer import arm_quantizer, get_symmetric_quantization_config
+from executorch.backends.arm.test import common
+from executorch.backends.arm.test.tester.test_pipeline import (
+    BasePipeline,
+    EthosU85PipelineINT,
+    TosaPipelineINT,
+)
 from executorch.exir import EdgeCompileConfig, to_edge, to_edge_transform_and_lower
 from torch import nn
+from torch.export.graph_signature import InputKind, OutputKind
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
 from backends.arm._passes import (
@@ -36,13 +53,22 @@ from backends.arm.ethosu.stateful_ethos_u_partitioner import (
     mutable_buffer_placeholders,
 )
 from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulEthosUQuantizer
-from backends.arm.test.stateful_test_utils import lower_to_u85, ops_outside_delegate
+from backends.arm.test.stateful_test_utils import (
+    DELEGATE,
+    EDGE_DEQUANTIZE,
+    EDGE_OP,
+    EDGE_QUANTIZE,
+    check_vela_runs_everything_on_npu,
+    program_summary,
+    run_stateful,
+    use_stateful_pieces,
+)
 from examples.arm.silero_vad.model_export.lowering import make_compile_spec
-from examples.arm.silero_vad.model_export.program_inspection import inspect_program
 
 _dq = torch.ops.quantized_decomposed.dequantize_per_tensor.default
 _q = torch.ops.quantized_decomposed.quantize_per_tensor.default
 WIDTH = 8
+input_t = tuple[torch.Tensor]  # x, (1, WIDTH)
 
 
 class TwoBufferState(nn.Module):
@@ -141,17 +167,24 @@ def test_retracing_pass_renames_state_unless_preserved_tosa() -> None:
         assert created_by(_buffer_reader(kept, name)) == "PreserveMutableBuffersPass"
 
 
-def test_release_restore_runs_only_outside_the_guard_tosa(monkeypatch) -> None:
-    """Where the release restores buffers in ArmPass (1.5.1), it does so for bare passes
-    only: inside PreserveMutableBuffersPass it gets nothing to restore, so the work is
-    done once."""
+def test_release_restore_detection_matches_a_bare_pass_tosa() -> None:
+    """A bare release pass keeps the buffer names exactly when the detection says the
+    release restores them itself (1.5.1), and renames them otherwise (1.4.1)."""
     module = _graph_module(TwoBufferState(False))
     bare = DecomposeMeanDimPass(module, None, tfa_pass=True)(module).graph_module
     names_kept = _written_buffers(bare) == ["h", "c"]
     assert names_kept == arm_pass_restores_mutable_buffers()
-    if not arm_pass_restores_mutable_buffers():
-        return
 
+
+@pytest.mark.skipif(
+    not arm_pass_restores_mutable_buffers(),
+    reason=f"executorch {version('executorch')}: ArmPass does not restore mutable buffers "
+    "itself, so there is no release restore to switch off",
+)
+def test_release_restore_runs_only_outside_the_guard_tosa(monkeypatch) -> None:
+    """Where the release restores buffers in ArmPass (1.5.1), it does so for bare passes
+    only: inside PreserveMutableBuffersPass it gets nothing to restore, so the work is
+    done once."""
     handed_to_release: list[dict] = []
     original = release_arm_pass.restore_mutable_buffer_targets
 
@@ -167,8 +200,11 @@ def test_release_restore_runs_only_outside_the_guard_tosa(monkeypatch) -> None:
     assert sorted(handed_to_release[-1]) == ["c", "h"]
 
 
-@pytest.mark.parametrize("c_first", [False, True], ids=["h_then_c", "c_then_h"])
-def test_identical_buffers_stay_distinct_and_both_writes_survive_tosa(c_first, tmp_path) -> None:
+write_orders = {"h_then_c": False, "c_then_h": True}
+
+
+@common.parametrize("c_first", write_orders)
+def test_identical_buffers_stay_distinct_through_annotation_tosa(c_first: bool, tmp_path) -> None:
     prepared = _prepare(TwoBufferState(c_first), tmp_path)
     assert sorted(_written_buffers(prepared)) == ["c", "h"]
     h, c = prepared.get_buffer("h"), prepared.get_buffer("c")
@@ -178,27 +214,89 @@ def test_identical_buffers_stay_distinct_and_both_writes_survive_tosa(c_first, t
             prepared(*frame)
     assert h.abs().sum() > 0 and c.abs().sum() > 0 and not torch.equal(h, c)
 
-    lowered = lower_to_u85(TwoBufferState(c_first), _frames(), tmp_path / "lowered")
-    summary = inspect_program(lowered.program.buffer)
-    assert len(summary.mutable_buffers) == 2
-    assert summary.operator_calls["aten::copy_"] == 2
-    assert lowered.report.cpu_ops == 0
+
+def _state_program_checks(pipeline: BasePipeline, buffers: int, float_state: bool) -> None:
+    """The states stay ExecuTorch buffers, each written once per call outside the
+    delegate. The CPU quantizes the input and dequantizes the output; a float state
+    crosses the delegate's boundary the same way (quantized when read, dequantized when
+    written back), an integer state as it is."""
+    crossings = 1 + (buffers if float_state else 0)
+    pipeline.change_args(
+        "check_count.exir",
+        {
+            DELEGATE: 1,
+            EDGE_OP: 2 * crossings,
+            EDGE_QUANTIZE: crossings,
+            EDGE_DEQUANTIZE: crossings,
+        },
+    )
+    pipeline.count_program_io_kinds(
+        {InputKind.USER_INPUT: 1, InputKind.BUFFER: buffers},
+        {OutputKind.USER_OUTPUT: 1, OutputKind.BUFFER_MUTATION: buffers},
+    )
 
 
-def test_quantized_state_stays_int8_end_to_end_u85(tmp_path) -> None:
-    lowered = lower_to_u85(Int8State(), _frames(), tmp_path)
-    summary = inspect_program(lowered.program.buffer)
-    (state,) = summary.mutable_buffers
-    assert state.shape == (1, WIDTH) and state.initial_value is not None
-    assert state.initial_value.dtype == "int8" and not state.initial_value.any()
-    # The CPU only quantizes the input, dequantizes the output and writes the int8 state:
-    # the state's own dequantize and quantize run inside the delegate.
-    assert ops_outside_delegate(lowered) == {
-        "aten::copy_": 1,
-        "quantized_decomposed::dequantize_per_tensor.out": 1,
-        "quantized_decomposed::quantize_per_tensor.out": 1,
-    }
-    assert lowered.report.cpu_ops == 0
+@common.parametrize("c_first", write_orders)
+def test_both_state_writes_survive_tosa_INT(c_first: bool) -> None:
+    """Two zero-initialized buffers written in either order: the program keeps both, and
+    on the TOSA reference model follows the quantized model frame after frame (a lost or
+    swapped write would show from the second frame on)."""
+    frames = _frames()
+    pipeline = TosaPipelineINT[input_t](TwoBufferState(c_first).eval(), frames[0], [], [])
+    use_stateful_pieces(pipeline, get_symmetric_quantization_config(), frames, ["h", "c"])
+    _state_program_checks(pipeline, buffers=2, float_state=True)
+    for index, frame in enumerate(frames[1:4], start=1):
+        pipeline.add_stage(
+            pipeline.tester.run_method_and_compare_outputs,
+            inputs=frame,
+            qtol=1,
+            suffix=f"frame_{index}",
+        )
+    run_stateful(pipeline)
+
+
+@common.parametrize("c_first", write_orders)
+def test_both_state_writes_survive_u85_INT(c_first: bool, tmp_path: Path) -> None:
+    frames = _frames()
+    pipeline = EthosU85PipelineINT[input_t](
+        TwoBufferState(c_first).eval(), frames[0], [], run_on_fvp=False, custom_path=str(tmp_path)
+    )
+    use_stateful_pieces(pipeline, get_symmetric_quantization_config(), frames, ["h", "c"])
+    _state_program_checks(pipeline, buffers=2, float_state=True)
+    check_vela_runs_everything_on_npu(pipeline, tmp_path)
+
+    def two_state_writes() -> None:
+        summary = program_summary(pipeline)
+        assert len(summary.mutable_buffers) == 2
+        assert summary.operator_calls["aten::copy_"] == 2
+
+    pipeline.add_stage_after("to_executorch", two_state_writes)
+    run_stateful(pipeline)
+
+
+def test_quantized_state_stays_int8_end_to_end_u85_INT(tmp_path: Path) -> None:
+    frames = _frames()
+    pipeline = EthosU85PipelineINT[input_t](
+        Int8State().eval(), frames[0], [], run_on_fvp=False, custom_path=str(tmp_path)
+    )
+    use_stateful_pieces(pipeline, get_symmetric_quantization_config(), frames, ["state"])
+    # The state's own dequantize and quantize run inside the delegate.
+    _state_program_checks(pipeline, buffers=1, float_state=False)
+    check_vela_runs_everything_on_npu(pipeline, tmp_path)
+
+    def int8_state_starting_at_zero() -> None:
+        summary = program_summary(pipeline)
+        (state,) = summary.mutable_buffers
+        assert state.shape == (1, WIDTH) and state.initial_value is not None
+        assert state.initial_value.dtype == "int8" and not state.initial_value.any()
+        assert summary.operator_calls == {
+            "aten::copy_": 1,
+            "quantized_decomposed::dequantize_per_tensor.out": 1,
+            "quantized_decomposed::quantize_per_tensor.out": 1,
+        }
+
+    pipeline.add_stage_after("to_executorch", int8_state_starting_at_zero)
+    run_stateful(pipeline)
 
 
 class FoldableStateRead(nn.Module):
