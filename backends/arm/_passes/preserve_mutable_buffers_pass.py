@@ -47,6 +47,11 @@ def _attr(graph_module: torch.fx.GraphModule, target: str) -> Any:
 
 def _register_buffer(graph_module: torch.fx.GraphModule, name: str, tensor: torch.Tensor) -> None:
     owner_path, _, leaf = name.rpartition(".")
+    if owner_path and not isinstance(_attr(graph_module, owner_path), torch.nn.Module):
+        # Retracing flattens the module tree: a nested buffer (``cell.h``) needs its
+        # owner rebuilt, or the name the program writes would have nothing behind it.
+        if not graph_module.add_submodule(owner_path, torch.nn.Module()):
+            raise RuntimeError(f"cannot rebuild module '{owner_path}' for buffer '{name}'")
     owner = graph_module.get_submodule(owner_path) if owner_path else graph_module
     owner.register_buffer(leaf, tensor)
 

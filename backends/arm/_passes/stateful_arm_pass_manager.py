@@ -6,7 +6,7 @@
 import contextlib
 from collections.abc import Iterator
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 import executorch.backends.arm._passes as arm_passes
 import torch
@@ -40,12 +40,18 @@ class StatefulArmPassManager(ArmPassManager):
 
     _guard_added_passes = False
 
+    wrapped_passes: ClassVar[int] = 0
+    """Passes wrapped so far in this process, by every instance. The flow never reads it:
+    it lets a test harness prove the guard was in the way (a release that moves the
+    patched names leaves it at 0), see ``backends/arm/test/pytest_stateful_guard.py``."""
+
     @staticmethod
     def _guarded(arm_pass: Any) -> PreserveMutableBuffersPass:
         if isinstance(arm_pass, PreserveMutableBuffersPass):
             return arm_pass
         if type(arm_pass) is ConstantFoldingPass:
             arm_pass = FoldConstantsKeepMutableStatePass()
+        StatefulArmPassManager.wrapped_passes += 1
         return PreserveMutableBuffersPass(arm_pass)
 
     def add_pass(self, pipeline_pass: Any) -> None:

@@ -299,6 +299,30 @@ def test_quantized_state_stays_int8_end_to_end_u85_INT(tmp_path: Path) -> None:
     run_stateful(pipeline)
 
 
+class NestedState(nn.Module):
+    """TwoBufferState one module down, so its buffers are ``cell.h`` and ``cell.c``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cell = TwoBufferState(False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.cell(x)
+
+
+def test_nested_state_keeps_its_module_path_tosa(tmp_path) -> None:
+    # A retracing pass flattens the module tree, so the guard must rebuild `cell` to put
+    # the buffers back (found by executorch 1.5.1's own test_mutable_buffers.py, run
+    # under the guard by run_upstream_arm_tests.sh).
+    prepared = _prepare(NestedState(), tmp_path)
+    assert sorted(_written_buffers(prepared)) == ["cell.c", "cell.h"]
+    h, c = prepared.get_buffer("cell.h"), prepared.get_buffer("cell.c")
+    with torch.no_grad():
+        for frame in _frames():
+            prepared(*frame)
+    assert h.abs().sum() > 0 and c.abs().sum() > 0 and not torch.equal(h, c)
+
+
 class FoldableStateRead(nn.Module):
     """Reads its state through ops a constant folder could evaluate ahead of time."""
 
