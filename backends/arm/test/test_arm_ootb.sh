@@ -46,6 +46,8 @@ fvp_timelimit=600
 # Tolerances of the Ethos-U run against its references (see --help).
 FVP_MAX_ABS_VS_TWIN="1e-3"
 FVP_MAX_ABS_VS_QUANTIZED="4e-2"
+# The host runner against the PyTorch quantized program: measured 1.9e-2, twice that.
+HOST_MAX_ABS_VS_QUANTIZED="4e-2"
 
 usage() {
   cat <<EOF
@@ -90,12 +92,11 @@ run_silero_vad_e2e_host: exports the quantized stateful model without a delegate
 its probabilities with the same .pte run by ExecuTorch's Python runtime
 (runtime/program_reference.py): max abs error <= --host-max-abs and no decision flip
 at 0.5, for the .bin and for the serial log; the clip streamed to the runner's standard
-input (cat clip | runner --wav -) must print the same bytes as the file. The difference
-to the PyTorch quantized
-program (reference/<clip>.quantized.bin) is reported, not checked: ExecuTorch's CPU
-kernels round the float steps between quantize and dequantize differently from
-PyTorch, and the recurrent state carries that (up to about 2e-2 on the committed
-clips). Prints the runner's model step time per frame, pinned to one core.
+input (cat clip | runner --wav -) must print the same bytes as the file. Against the
+PyTorch quantized program (reference/<clip>.quantized.bin) the bound is looser, max abs
+<= ${HOST_MAX_ABS_VS_QUANTIZED}: ExecuTorch's CPU kernels round the float steps between quantize and
+dequantize differently from PyTorch and the recurrent state carries that (measured up to
+1.9e-2 on the committed clips). Prints the runner's model step time per frame, pinned to one core.
 
 run_silero_vad_e2e_ethos_u: checks the target's FVP, an Arm GNU toolchain that
 knows the board's CPU (Cortex-M55 for the Corstone-300, Cortex-M85 for the
@@ -287,8 +288,12 @@ run_silero_vad_e2e_host() { # export for the CPU, C++ host runner vs ExecuTorch'
     done
     local quantized="${export_dir}/reference/${name}.quantized.bin"
     if [[ -f "${quantized}" ]]; then
-      line="$(compare "${out}.bin" "${quantized}" || true)"
-      ootb_log "  ${name}.bin vs PyTorch quantized program (reported, not checked): ${line}"
+      if line="$(compare "${out}.bin" "${quantized}" --max-abs "${HOST_MAX_ABS_VS_QUANTIZED}")"; then
+        ootb_log "  ${name}.bin vs PyTorch quantized program: ${line}"
+      else
+        echo "${line}" | sed "s/^/${current_test}:   /" >&2
+        failures+=("${name}: ${name}.bin outside max abs ${HOST_MAX_ABS_VS_QUANTIZED} against ${quantized}")
+      fi
     else
       ootb_log "  vs PyTorch quantized program: no ${quantized} (export reused with other clips?)"
     fi

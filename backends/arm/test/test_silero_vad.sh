@@ -17,7 +17,7 @@ source "${repo_root}/backends/arm/scripts/python_env.sh"
 
 usage() {
   cat <<USAGE
-Usage: $0 [--executorch VERSION] [--skip-cpp] [--] [pytest arguments]
+Usage: $0 [--executorch VERSION] [--skip-cpp] [--skip-upstream] [--] [pytest arguments]
 
 Without --executorch it tests every release that has a requirements/executorch-*.txt:
   A. the full suite on the default release (${SILERO_VAD_DEFAULT_EXECUTORCH}), in its venv:
@@ -25,11 +25,14 @@ Without --executorch it tests every release that has a requirements/executorch-*
      2. backends/arm/scripts/run_cpp_tests.sh: host build, CTest, ASan/UBSan unit tests,
         clang-format, Cortex-M85 and Cortex-M55 cross-compile, 60 s of WAV reader fuzzing
      3. pytest over backends/arm/test (reuses the host build of step 2)
+     4. the release's own Arm tests, plain and under our pass-manager guard, with
+        identical outcomes (backends/arm/test/run_upstream_arm_tests.sh)
   B. on each other release, in its own venv, what depends on the release:
      1. C++ host build against that release (build/host-executorch-VERSION) and CTest
      2. pytest: the passes, the model on the release's test pipelines (tosa, u55, u65,
         u85), the Silero export, the device twin, the release checks
      3. the host end-to-end test (test_arm_ootb.sh run_silero_vad_e2e_host)
+     4. the release's own Arm tests, plain and guarded (as A4)
   C. release parity: the main job (run.sh) on the default release and on each other
      one (build/release_parity/VERSION), compared by backends/arm/test/compare_releases.py
      (same CPU operators, device twins within one output step, no changed decision);
@@ -39,6 +42,7 @@ Stops at the first failure.
   --executorch VERSION  only that release: A for the default release, B for another
   --skip-cpp            leave out the C++ steps (A2, B1, B3); the pytest OOTB test then
                         builds the host runner alone
+  --skip-upstream       leave out the release's own Arm tests (A4, B4)
   -h, --help            this text
 
 Debian packages (installed with apt-get when run as root, else the command to run is
@@ -50,6 +54,7 @@ USAGE
 
 executorch="" # empty: every supported release (A, B, C)
 skip_cpp=0
+skip_upstream=0
 pytest_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -61,6 +66,7 @@ while [[ $# -gt 0 ]]; do
       ;;
     --executorch=*) executorch="${1#*=}"; shift ;;
     --skip-cpp) skip_cpp=1; shift ;;
+    --skip-upstream) skip_upstream=1; shift ;;
     --) shift; pytest_args+=("$@"); break ;;
     *) pytest_args+=("$1"); shift ;;
   esac
@@ -82,6 +88,17 @@ other_releases() {
   done
 }
 
+# A4/B4: the release's own Arm tests must not notice our guard.
+upstream_arm_tests() {
+  local version="$1"
+  if [[ ${skip_upstream} -eq 0 ]]; then
+    stage "the release's own Arm tests, plain and guarded (executorch ${version})"
+    backends/arm/test/run_upstream_arm_tests.sh --executorch "${version}"
+  else
+    stage "the release's own Arm tests skipped (--skip-upstream)"
+  fi
+}
+
 # A: the default release, everything.
 full_suite() {
   stage "ruff (lint, format)"
@@ -97,6 +114,8 @@ full_suite() {
 
   stage "pytest"
   python -m pytest backends/arm/test "${pytest_args[@]}"
+
+  upstream_arm_tests "${SILERO_VAD_DEFAULT_EXECUTORCH}"
 }
 
 # B: another release, what depends on it (ruff, clang-format, the cross-compile, the
@@ -130,6 +149,8 @@ release_checks() {
     backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_host --build-dir "${build_dir}" \
       --work-dir "build/ootb-executorch-${version}" --host-max-abs 3e-2
   fi
+
+  upstream_arm_tests "${version}"
 }
 
 # C: the main job on each release, compared with the default release's.
@@ -164,11 +185,12 @@ fi
 
 mapfile -t others < <(other_releases)
 # Each release in its own process, so one venv's activation never leaks into the next.
-cpp_option=()
-[[ ${skip_cpp} -eq 0 ]] || cpp_option=(--skip-cpp)
+options=()
+[[ ${skip_cpp} -eq 0 ]] || options+=(--skip-cpp)
+[[ ${skip_upstream} -eq 0 ]] || options+=(--skip-upstream)
 for version in "${SILERO_VAD_DEFAULT_EXECUTORCH}" "${others[@]}"; do
   stage "executorch ${version}"
-  "$0" --executorch "${version}" "${cpp_option[@]}" -- "${pytest_args[@]}"
+  "$0" --executorch "${version}" "${options[@]}" -- "${pytest_args[@]}"
 done
 activate_python_env "${SILERO_VAD_DEFAULT_EXECUTORCH}"
 if [[ ${#others[@]} -gt 0 ]]; then

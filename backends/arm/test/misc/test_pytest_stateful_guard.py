@@ -25,7 +25,7 @@ from backends.arm.test.pytest_stateful_guard import Exclusion, read_exclusions
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 
-TESTS = '''
+TESTS = """
 import torch
 from executorch.backends.arm.tosa.compile_spec import TosaCompileSpec
 from executorch.backends.arm.tosa.partitioner import TOSAPartitioner
@@ -44,7 +44,7 @@ def test_touches_no_arm_code():
 
 def test_excluded_vgf():
     raise AssertionError("an excluded test must not run")
-'''
+"""
 
 
 def _session(tmp_path: Path, *options: str) -> tuple[subprocess.CompletedProcess, dict]:
@@ -86,9 +86,7 @@ def test_guard_wraps_passes_of_a_release_pipeline_tosa(tmp_path) -> None:
     assert tests["test_toy.py::test_lowers_a_linear_tosa"]["wrapped_passes"] > 10
     assert tests["test_toy.py::test_touches_no_arm_code"]["wrapped_passes"] == 0
     assert report["wrapped_passes"] > 10 and report["stateful_guard"] is True
-    assert report["excluded"] == {
-        "test_toy.py::test_excluded_vgf": "needs a tool that is absent"
-    }
+    assert report["excluded"] == {"test_toy.py::test_excluded_vgf": "needs a tool that is absent"}
     assert "stateful guard: on, patches ArmPassManager in" in done.stdout
     assert "1 deselected" in done.stdout
 

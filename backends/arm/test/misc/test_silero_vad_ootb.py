@@ -26,6 +26,8 @@ from examples.arm.silero_vad.runtime.program_reference import (
     program_probabilities,
     run_program_reference,
 )
+from examples.arm.silero_vad.runtime.serial_protocol import parse_protocol
+from examples.arm.silero_vad.runtime.streaming_vad import StreamingVad
 from examples.arm.silero_vad.runtime.tests.make_toy_model import ToyVad, export
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
@@ -131,6 +133,24 @@ def test_ootb_host_runner_matches_program(validation_wavs: list[Path], tmp_path:
     program = np.fromfile(tmp_path / "host" / "program" / f"{name}.program.bin", dtype="<f4")
     assert runner.size == program.size == load_stream(validation_wavs[0]).num_frames
     assert np.abs(runner - program).max() <= 1e-4
+    assert "vs PyTorch quantized program: frames=" in result.stdout
+
+    # The Python streaming API on the same program and clip, fed in uneven chunks, makes
+    # the C++ runner's decisions: the same segments and every frame on the same side of
+    # the threshold; probabilities within the log's 6 decimals of the runner's.
+    log_path = tmp_path / "host" / "runner" / f"{name}.log"
+    log = parse_protocol(log_path.read_bytes(), str(log_path))
+    stream = load_stream(validation_wavs[0])
+    vad = StreamingVad(tmp_path / "host" / "export" / "silero_vad_cpu.pte")
+    chunks = np.array_split(stream.pcm, np.cumsum(np.random.default_rng(7).integers(1, 3000, 200)))
+    updates = [vad.process(chunk) for chunk in chunks if chunk.size] + [vad.finish()]
+    streamed = np.concatenate([update.probabilities for update in updates])
+    segments = [(s.start_s, s.end_s) for update in updates for s in update.segments]
+    assert streamed.size == len(log.probabilities) == runner.size
+    assert np.abs(streamed - np.asarray(log.probabilities)).max() <= 1e-4
+    assert np.array_equal(streamed >= 0.5, runner >= 0.5)
+    assert [(round(a, 3), round(b, 3)) for a, b in segments] == log.segments_s
+    assert log.segments_s, "the clip has speech: an empty segment list would compare nothing"
 
 
 def _fvp_missing(fvp_name: str = "FVP_Corstone_SSE-320") -> str:
