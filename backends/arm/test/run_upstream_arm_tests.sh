@@ -65,7 +65,8 @@ cd "${repo_root}"
 activate_python_env ${executorch:+"${executorch}"}
 version="${SILERO_VAD_EXECUTORCH_VERSION}"
 output_dir="${output_dir:-build/upstream_arm_tests/${version}}"
-tests_dir="$(python -c 'import pathlib, executorch.backends.arm as arm; print(pathlib.Path(arm.__file__).parent / "test")')"
+# find_spec locates the package without importing it (and torch's import-time noise).
+tests_dir="$(python -c 'import importlib.util, pathlib; spec = importlib.util.find_spec("executorch"); print(pathlib.Path(list(spec.submodule_search_locations)[0]) / "backends" / "arm" / "test")')"
 [[ -f "${tests_dir}/conftest.py" ]] ||
   { echo "ERROR $(basename "$0"): executorch ${version} ships no Arm tests (${tests_dir}/conftest.py)" >&2; exit 1; }
 rm -rf "${output_dir}"

@@ -208,6 +208,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="with --activations int8: comma-separated submodules kept at a16w8, among "
         f"{','.join(INT16_MODULES)} ('none': none)",
     )
+    model.add_argument(
+        "--full-scale-calibration",
+        action=argparse.BooleanOptionalAction,
+        default=DEFAULT_CONFIG.full_scale_calibration,
+        help="also calibrate the activation ranges on each calibration clip scaled to the "
+        "int16 full scale, so loud input does not saturate the front end (default: on)",
+    )
     args = parser.parse_args(argv)
     try:
         model_config(args)
@@ -242,6 +249,7 @@ def model_config(args: argparse.Namespace) -> ModelConfig:
         lstm_gate_products=args.lstm_gate_products,
         state_dtype=args.state_dtype,
         int16_modules=args.int16_modules,
+        full_scale_calibration=args.full_scale_calibration,
     )
 
 

@@ -8,16 +8,20 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
-from examples.arm.silero_vad.model_export.audio import AudioStream
+from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams
 from examples.arm.silero_vad.model_export.calibration import (
     calibrate_observers,
     calibrate_state_quantization,
+    full_scale_versions,
 )
+from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K
+from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG
 from examples.arm.silero_vad.model_export.silero_vad_model import STATE_SHAPE, SileroVAD
 from examples.arm.silero_vad.model_export.stateful_silero_vad import STATE_BUFFER
 
@@ -74,3 +78,19 @@ def test_state_range_comes_from_streams_started_at_zero(
         max(alone.c_scale, calibrate_state_quantization(eager_silero, [first]).c_scale),
         after_first.c_scale,
     )
+
+
+def test_full_scale_versions_reach_the_int16_rails(validation_wavs: list[Path]) -> None:
+    """The activation ranges also see every calibration clip at the top of the int16
+    range (a loud talker), shaped as recorded: scaled, not clipped."""
+    streams = load_streams(validation_wavs[:2], GEOMETRY_16K)
+    versions = full_scale_versions(streams)
+    assert [v.name for v in versions] == [f"{s.name}.full_scale" for s in streams]
+    for stream, version in zip(streams, versions, strict=True):
+        assert int(np.abs(version.pcm.astype(np.int32)).max()) == 32767
+        assert version.num_samples == stream.num_samples
+        gain = 32767 / np.abs(stream.pcm.astype(np.int32)).max()
+        assert gain > 1.5, "a committed clip already at full scale tests nothing"
+        expected = np.round(stream.pcm.astype(np.float64) * gain)
+        assert np.abs(version.pcm - expected).max() <= 1
+    assert DEFAULT_CONFIG.full_scale_calibration

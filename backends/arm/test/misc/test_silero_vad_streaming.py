@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -18,6 +20,8 @@ from examples.arm.silero_vad.runtime.program_reference import (
 )
 from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, speech_segments
 from examples.arm.silero_vad.runtime.streaming_vad import StreamingVad, StreamUpdate
+
+REPO_ROOT = Path(__file__).resolve().parents[4]
 
 
 def _stream_through(
@@ -140,3 +144,29 @@ def test_an_ethos_u_program_is_refused_with_the_way_out_u85(
 ) -> None:
     with pytest.raises(ProgramReferenceError, match="run.sh --target cpu"):
         StreamingVad(silero_u85_export.pte_path)
+
+
+def test_the_readme_example_prints_the_programs_segments(
+    silero_cpu_export: ExportResult,
+    validation_wavs: list[Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The example README's usage block, run as written on a committed clip."""
+    readme = (REPO_ROOT / "examples" / "arm" / "silero_vad" / "README.md").read_text()
+    section = readme.split("## Python streaming API", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    stream = silero_cpu_export.validation_streams[0]
+    wav = next(path for path in validation_wavs if path.stem == stream.name)
+    for placeholder, path in (
+        ('"out/cpu/silero_vad_cpu.pte"', silero_cpu_export.pte_path),
+        ('"clip.wav"', wav),
+    ):
+        assert placeholder in code
+        code = code.replace(placeholder, repr(str(path)))
+    exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - our own README's example
+    program = program_probabilities(silero_cpu_export.pte_path.read_bytes(), stream)
+    expected = [
+        f"speech {start / 16000:.3f}-{end / 16000:.3f} s"
+        for start, end in speech_segments(program, stream.num_samples)
+    ]
+    assert expected and capsys.readouterr().out.splitlines() == expected

@@ -27,7 +27,10 @@ import torch
 from executorch.backends.arm.ethosu import EthosUCompileSpec
 
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, load_streams
-from examples.arm.silero_vad.model_export.calibration import calibrate_state_quantization
+from examples.arm.silero_vad.model_export.calibration import (
+    calibrate_state_quantization,
+    full_scale_versions,
+)
 from examples.arm.silero_vad.model_export.float_reference import float_probabilities
 from examples.arm.silero_vad.model_export.frame_geometry import (
     DEFAULT_SAMPLE_RATE,
@@ -159,14 +162,19 @@ def quantize_configured(
 ) -> tuple[torch.fx.GraphModule, StateQuantization]:
     """The stateful model in ``config``'s arrangement and arithmetic, calibrated.
 
-    ``float_model`` (Silero at the calibration audio's rate) sets the state's range.
+    ``float_model`` (Silero at the calibration audio's rate) sets the state's range on
+    the calibration audio as it is; the activation ranges also see its full-scale
+    versions when ``config.full_scale_calibration``.
     """
     state_quantization = calibrate_state_quantization(float_model, calibration, config.state_dtype)
     arranged = build_float_model(config, float_model.geometry.sample_rate, reversal)
     stateful = StatefulSileroVAD(arranged, state_quantization, audio_input)
+    activation_calibration = list(calibration)
+    if config.full_scale_calibration:
+        activation_calibration += full_scale_versions(calibration)
     quantized = quantize_silero_vad(
         stateful,
-        calibration,
+        activation_calibration,
         spec,
         quantization_config(config),
         lstm_gate_product_spec(config),

@@ -100,6 +100,12 @@ class ModelConfig:
     # a16w8 inside int8 activations: int16 only where a measurement shows it must stay
     # (precision_search.py measures it).
     int16_modules: tuple[str, ...] = ()
+    # Activation ranges also calibrated on each calibration clip scaled to the int16 full
+    # scale, not only at the level it was recorded at: the program takes any int16 PCM,
+    # and ranges set on moderate clips saturate the front end on loud audio
+    # (calibration.full_scale_versions has the measurements). The state's range keeps the
+    # clips as they are (calibrate_state_quantization says why).
+    full_scale_calibration: bool = True
 
     def __post_init__(self) -> None:
         if self.magnitude is None:
