@@ -39,16 +39,21 @@ from examples.arm.silero_vad.runtime.speech_segmenter import speech_segments
 # The default model has 16-bit activations. The NPU evaluates sigmoid and tanh on int16
 # through TOSA TABLE, which interpolates linearly between 513 entries, while the PyTorch
 # quantized program evaluates the exact function; the recurrent state carries those
-# differences over frames. Measured on the committed clips (int16 PCM input, executorch
-# 1.4.1): per clip max 0.021-0.056, mean <= 0.0015, 0-1 flips; the bounds are 1.5x that.
-# A frame whose probability lies that close to the threshold can land on either side.
+# differences over frames. Calibrated at full scale too, the ranges the tables span are
+# wider and the differences larger. Measured on the committed clips (int16 PCM input,
+# executorch 1.4.1): per clip max 0.013-0.151, mean <= 0.0046, 0-2 flips (0.75 %); the
+# bounds are 1.5x that. A frame whose probability lies that close to the threshold can
+# land on either side. Against float the twin is as accurate as the quantized program
+# (the main job's tests bound that).
 # The int8 configuration below has no interpolation: bit exact until a rare rounding tie.
-INT16_MAX_ABS = 0.083
-INT16_MEAN_ABS = 0.0023
-INT16_MAX_FLIPS_FRACTION = 0.005
-# The int8 configuration after its first rounding tie (measured 0.094), and the frames
-# of a later stream that must be bit exact (the zero state shows from its first frame).
+INT16_MAX_ABS = 0.23
+INT16_MEAN_ABS = 0.007
+INT16_MAX_FLIPS_FRACTION = 0.011
+# The int8 configuration after its first rounding tie (measured max 0.094, mean 0.0028),
+# and the frames of a later stream that must be bit exact (the zero state shows from its
+# first frame).
 INT8_LATER_MAX_ABS = 0.12
+INT8_LATER_MEAN_ABS = 0.0042
 INT8_EXACT_PREFIX_FRAMES = 200
 
 
@@ -112,7 +117,7 @@ def test_device_twin_equals_quantized_program_int8_tosa_u85(
     streams = silero_u85_int8_export.validation_streams
     assert len(streams) >= 2
     twin = _check_twin(
-        silero_u85_int8_export, tmp_path, max_abs=INT8_LATER_MAX_ABS, mean_abs=INT16_MEAN_ABS * 2
+        silero_u85_int8_export, tmp_path, max_abs=INT8_LATER_MAX_ABS, mean_abs=INT8_LATER_MEAN_ABS
     )
     export_dir = silero_u85_int8_export.pte_path.parent
     for index, stream in enumerate(streams):

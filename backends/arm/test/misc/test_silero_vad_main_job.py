@@ -44,16 +44,16 @@ class Bounds:
 # Measured (mean abs / max abs / flips of 944 or 756 frames / F1; vs quantized max / mean),
 # then the bound: mean x1.5, max +50 %, flips +3 frames, F1 -0.003, vs quantized x1.5.
 CASES = {
-    # 0.00473 / 0.133 / 7 / 0.9992; 0.0555 / 0.0014
-    "u85_16k": (["--target", "ethos-u85-256"], Bounds(0.0071, 0.20, 10, 0.996, 0.083, 0.0021)),
-    # 0.00456 / 0.139 / 5 / 0.9992; 0.0816 / 0.0013 (the exchange-matrix reversal)
-    "u55_16k": (["--target", "ethos-u55-128"], Bounds(0.0068, 0.21, 8, 0.996, 0.12, 0.002)),
+    # 0.00447 / 0.145 / 6 / 0.999; 0.151 / 0.0022
+    "u85_16k": (["--target", "ethos-u85-256"], Bounds(0.0068, 0.22, 9, 0.996, 0.23, 0.0033)),
+    # 0.00451 / 0.123 / 6 / 0.999; 0.154 / 0.0019 (the exchange-matrix reversal)
+    "u55_16k": (["--target", "ethos-u55-128"], Bounds(0.0068, 0.19, 9, 0.996, 0.23, 0.0029)),
     # The same TOSA as Ethos-U55 (the "+u55" subset), compiled for U65 by Vela.
-    "u65_16k": (["--target", "ethos-u65-256"], Bounds(0.0068, 0.21, 8, 0.996, 0.12, 0.002)),
-    # 8 kHz model, telephone-band clips: 0.00469 / 0.119 / 1 / 1.000; 0.0276 / 0.00097
+    "u65_16k": (["--target", "ethos-u65-256"], Bounds(0.0068, 0.19, 9, 0.996, 0.23, 0.0029)),
+    # 8 kHz model, telephone-band clips: 0.00439 / 0.141 / 2 / 0.999; 0.0363 / 0.0012
     "u85_8k": (
         ["--target", "ethos-u85-256", "--sample-rate", "8000"],
-        Bounds(0.0070, 0.18, 4, 0.997, 0.041, 0.0015),
+        Bounds(0.0066, 0.21, 5, 0.996, 0.055, 0.0018),
     ),
 }
 
