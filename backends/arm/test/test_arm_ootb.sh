@@ -40,14 +40,15 @@ validation_wavs=()
 calibration_wavs=()
 skip_export=0
 host_max_abs="1e-4"
+# The host runner against the PyTorch quantized program: measured 7.5e-3 on executorch
+# 1.4.1 (portable kernels, like the Python runtime), about five times that.
+quantized_max_abs="4e-2"
 fvp_max_abs=""
 fvp_timelimit=600
 
 # Tolerances of the Ethos-U run against its references (see --help).
 FVP_MAX_ABS_VS_TWIN="1e-3"
 FVP_MAX_ABS_VS_QUANTIZED="4e-2"
-# The host runner against the PyTorch quantized program: measured 1.9e-2, twice that.
-HOST_MAX_ABS_VS_QUANTIZED="4e-2"
 
 usage() {
   cat <<EOF
@@ -70,6 +71,8 @@ Options:
                           run_cpp_tests.sh; an existing tree is reused as it is)
   --host-max-abs X        host test: limit against the program reference
                           (default: ${host_max_abs})
+  --quantized-max-abs X   host test: limit against the PyTorch quantized program
+                          (default: ${quantized_max_abs})
   --executorch-root DIR   Ethos-U test: ExecuTorch source checkout (default:
                           \$EXECUTORCH_ROOT), set up with examples/arm/setup.sh and
                           built with 'cmake --preset arm-baremetal' (see
@@ -94,9 +97,10 @@ its probabilities with the same .pte run by ExecuTorch's Python runtime
 at 0.5, for the .bin and for the serial log; the clip streamed to the runner's standard
 input (cat clip | runner --wav -) must print the same bytes as the file. Against the
 PyTorch quantized program (reference/<clip>.quantized.bin) the bound is looser, max abs
-<= ${HOST_MAX_ABS_VS_QUANTIZED}: ExecuTorch's CPU kernels round the float steps between quantize and
-dequantize differently from PyTorch and the recurrent state carries that (measured up to
-1.9e-2 on the committed clips). Prints the runner's model step time per frame, pinned to one core.
+<= --quantized-max-abs: ExecuTorch's CPU kernels round the float steps between quantize and
+dequantize differently from PyTorch and the recurrent state carries that (measured: 7.5e-3
+on executorch 1.4.1, 4.0e-2 on 1.5.1, whose runner links the optimized kernels). Prints
+the runner's model step time per frame, pinned to one core.
 
 run_silero_vad_e2e_ethos_u: checks the target's FVP, an Arm GNU toolchain that
 knows the board's CPU (Cortex-M55 for the Corstone-300, Cortex-M85 for the
@@ -146,6 +150,7 @@ parse_options() {
       --skip-export) skip_export=1; shift ;;
       --build-dir) host_build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
       --host-max-abs) host_max_abs="${2:?--host-max-abs needs a value}"; shift 2 ;;
+      --quantized-max-abs) quantized_max_abs="${2:?--quantized-max-abs needs a value}"; shift 2 ;;
       --executorch-root) executorch_root="${2:?--executorch-root needs a value}"; shift 2 ;;
       --target) target="${2:?--target needs a value}"; shift 2 ;;
       --fvp-timelimit) fvp_timelimit="${2:?--fvp-timelimit needs a value}"; shift 2 ;;
@@ -288,11 +293,11 @@ run_silero_vad_e2e_host() { # export for the CPU, C++ host runner vs ExecuTorch'
     done
     local quantized="${export_dir}/reference/${name}.quantized.bin"
     if [[ -f "${quantized}" ]]; then
-      if line="$(compare "${out}.bin" "${quantized}" --max-abs "${HOST_MAX_ABS_VS_QUANTIZED}")"; then
+      if line="$(compare "${out}.bin" "${quantized}" --max-abs "${quantized_max_abs}")"; then
         ootb_log "  ${name}.bin vs PyTorch quantized program: ${line}"
       else
         echo "${line}" | sed "s/^/${current_test}:   /" >&2
-        failures+=("${name}: ${name}.bin outside max abs ${HOST_MAX_ABS_VS_QUANTIZED} against ${quantized}")
+        failures+=("${name}: ${name}.bin outside max abs ${quantized_max_abs} against ${quantized}")
       fi
     else
       ootb_log "  vs PyTorch quantized program: no ${quantized} (export reused with other clips?)"

@@ -142,12 +142,11 @@ release_checks() {
     # links those too, hence 1e-4 there). A different float rounding moves a quantize
     # step by an LSB now and then and the recurrent state carries it. An LSB of the
     # LSTM gate products' int8 inputs is 256 of the other activations' int16 LSBs, so
-    # such a rare move weighs more: measured 1.9e-2 at most on the committed clips
-    # (3.6e-3 with int16 gate inputs), mean 9e-4, no decision flip; the bound leaves
-    # about 50 % above that.
+    # such a rare move weighs more: measured 4.0e-2 at most on the committed clips (one
+    # clip; the others 1.3e-3 and 0), no decision flip; the bounds leave 50 % above that.
     stage "host end to end on executorch ${version}"
     backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_host --build-dir "${build_dir}" \
-      --work-dir "build/ootb-executorch-${version}" --host-max-abs 3e-2
+      --work-dir "build/ootb-executorch-${version}" --host-max-abs 6e-2 --quantized-max-abs 6e-2
   fi
 
   upstream_arm_tests "${version}"
