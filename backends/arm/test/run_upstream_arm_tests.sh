@@ -27,7 +27,8 @@ exclusions="${repo_root}/backends/arm/test/upstream_arm_test_exclusions.txt"
 # with recurrent or convolutional parts and the ops samples tried beside it
 # (models/test_lstm_arm.py, test_ds_cnn.py, test_deep_autoencoder.py, ops/test_conv1d.py,
 # test_sigmoid.py, test_tanh.py) lower whole networks per test: 3 tests in 9 minutes on
-# this machine, which two releases in the CI budget cannot afford.
+# this 2-core machine while other jobs ran, which two releases in the CI budget cannot
+# afford.
 selection=(
   passes
 )
