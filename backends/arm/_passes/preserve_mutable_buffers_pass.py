@@ -45,7 +45,8 @@ def _attr(graph_module: torch.fx.GraphModule, target: str) -> Any:
     return value
 
 
-def _register_buffer(graph_module: torch.fx.GraphModule, name: str, tensor: torch.Tensor) -> None:
+def register_buffer(graph_module: torch.fx.GraphModule, name: str, tensor: torch.Tensor) -> None:
+    """Registers ``tensor`` as the buffer ``name`` (dotted), on its owner submodule."""
     owner_path, _, leaf = name.rpartition(".")
     if owner_path and not isinstance(_attr(graph_module, owner_path), torch.nn.Module):
         # Retracing flattens the module tree: a nested buffer (``cell.h``) needs its
@@ -203,7 +204,7 @@ class PreserveMutableBuffersPass:
             # copy_ into such a tensor fails; detach() keeps the same storage.
             tensor = buffer.tensor.detach() if buffer.tensor.requires_grad else buffer.tensor
             if _attr(graph_module, buffer.name) is not tensor:
-                _register_buffer(graph_module, buffer.name, tensor)
+                register_buffer(graph_module, buffer.name, tensor)
                 changed = True
         still_used = {str(n.target) for n in graph_module.graph.find_nodes(op="get_attr")}
         for alias in aliases - still_used:

@@ -7,10 +7,7 @@
 
 from executorch.backends.arm.ethosu import EthosUPartitioner
 
-from backends.arm.tosa.stateful_tosa_partitioner import (  # noqa: F401  (re-exported)
-    StatefulTOSAPartitioner,
-    mutable_buffer_placeholders,
-)
+from backends.arm.tosa.stateful_tosa_partitioner import StatefulTOSAPartitioner
 
 
 class StatefulEthosUPartitioner(StatefulTOSAPartitioner, EthosUPartitioner):

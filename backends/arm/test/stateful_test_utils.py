@@ -47,6 +47,7 @@ from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPas
 from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
 from backends.arm._passes import FoldScalarMulIntoQParamsPass, use_stateful_arm_pass_manager
+from backends.arm._passes.preserve_mutable_buffers_pass import register_buffer
 from backends.arm.ethosu.stateful_ethos_u_partitioner import StatefulEthosUPartitioner
 from backends.arm.quantizer.stateful_ethos_u_quantizer import (
     LstmGateProductSpec,
@@ -72,12 +73,6 @@ EDGE_QUANTIZE = (
 EDGE_DEQUANTIZE = (
     "executorch_exir_dialects_edge__ops_quantized_decomposed_dequantize_per_tensor_default"
 )
-
-
-def _set_buffer(module: torch.nn.Module, name: str, tensor: torch.Tensor) -> None:
-    owner_path, _, leaf = name.rpartition(".")
-    owner = module.get_submodule(owner_path) if owner_path else module
-    owner.register_buffer(leaf, tensor)
 
 
 def use_stateful_pieces(
@@ -113,7 +108,7 @@ def use_stateful_pieces(
         if fold_scalar_mul:
             FoldScalarMulIntoQParamsPass()(quantized)
         for name, value in initial.items():
-            _set_buffer(quantized, name, value.clone())
+            register_buffer(quantized, name, value.clone())
         restore_initial_state(eager)
 
     def lower_from_initial_state() -> None:

@@ -116,8 +116,7 @@ def restore(graph_module: torch.fx.GraphModule, saved: list[tuple[torch.fx.Node,
 
 def _with_condition(stream: AudioStream, condition: str) -> AudioStream:
     samples = derive(stream.samples, condition, rate=stream.sample_rate)
-    path = stream.path.with_name(f"{stream.path.stem}.{condition}{stream.path.suffix}")
-    return AudioStream(path, float_to_pcm16(samples), stream.geometry)
+    return stream.derived(condition, float_to_pcm16(samples))
 
 
 class _Evaluator:

@@ -48,10 +48,7 @@ from backends.arm._passes.upstream_capabilities import (
     constant_folding_keeps_mutable_state,
     release_buffer_restore_disabled,
 )
-from backends.arm.ethosu.stateful_ethos_u_partitioner import (
-    StatefulEthosUPartitioner,
-    mutable_buffer_placeholders,
-)
+from backends.arm.ethosu.stateful_ethos_u_partitioner import StatefulEthosUPartitioner
 from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulEthosUQuantizer
 from backends.arm.test.stateful_test_utils import (
     DELEGATE,
@@ -63,6 +60,7 @@ from backends.arm.test.stateful_test_utils import (
     run_stateful,
     use_stateful_pieces,
 )
+from backends.arm.tosa.stateful_tosa_partitioner import mutable_buffer_placeholders
 from examples.arm.silero_vad.model_export.lowering import make_compile_spec
 
 _dq = torch.ops.quantized_decomposed.dequantize_per_tensor.default

@@ -25,8 +25,8 @@ from executorch.exir import EdgeCompileConfig, to_edge
 
 from backends.arm._passes import upstream_capabilities
 from backends.arm._passes.stateful_arm_pass_manager import pass_manager_sites
-from backends.arm.ethosu.stateful_ethos_u_partitioner import mutable_buffer_placeholders
 from backends.arm.test.passes.test_mutable_buffers import _frames, quantized_int8_state
+from backends.arm.tosa.stateful_tosa_partitioner import mutable_buffer_placeholders
 from examples.arm.silero_vad.model_export.lowering import make_compile_spec
 
 

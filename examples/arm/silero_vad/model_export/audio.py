@@ -63,6 +63,11 @@ class AudioStream:
     def num_frames(self) -> int:
         return -(-self.num_samples // self.geometry.hop_samples)
 
+    def derived(self, label: str, pcm: np.ndarray) -> AudioStream:
+        """The same stream with other PCM (a condition, a gain), named ``<name>.<label>``."""
+        path = self.path.with_name(f"{self.path.stem}.{label}{self.path.suffix}")
+        return AudioStream(path, pcm, self.geometry)
+
     @cached_property
     def samples(self) -> np.ndarray:
         """float32 audio in [-1, 1): the PCM over 32768, as soundfile reads it."""

@@ -13,7 +13,6 @@ exactly as the device will run it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 import torch
@@ -47,8 +46,7 @@ def full_scale_versions(streams: Sequence[AudioStream]) -> list[AudioStream]:
         peak = int(np.abs(stream.pcm.astype(np.int32)).max())
         gain = (PCM16_FULL_SCALE - 1) / max(peak, 1)
         loud = float_to_pcm16(stream.pcm.astype(np.float64) * gain / PCM16_FULL_SCALE)
-        name = f"{stream.path.stem}.full_scale{stream.path.suffix}"
-        versions.append(replace(stream, path=stream.path.with_name(name), pcm=loud))
+        versions.append(stream.derived("full_scale", loud))
     return versions
 
 
