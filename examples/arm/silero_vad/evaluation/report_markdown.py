@@ -98,8 +98,9 @@ def _twin_vs_quantized(report: dict) -> str:
     if model["activations"] == "int8" and model["state_dtype"] == "int8":
         if report["audio_input"] == "float":
             return (
-                "should be exactly 0: with 8-bit activations the delegate's TOSA and the "
-                "quantized program do the same integer arithmetic"
+                "exactly 0 on most audio: with 8-bit activations the delegate's TOSA and "
+                "the quantized program do the same integer arithmetic; now and then a "
+                "rounding tie goes the other way and the state carries it"
             )
         return (
             "close to 0: with 8-bit activations both do the same integer arithmetic, except "
