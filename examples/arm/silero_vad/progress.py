@@ -61,6 +61,13 @@ class FrameProgress:
             self.stream.write(line + "\n")
         self.stream.flush()
 
+    def record_clip(self, name: str, frames: int, seconds: float) -> None:
+        """A clip another process ran: counted and reported as if it ran here."""
+        self.start_clip(name)
+        self._clip_start = time.monotonic() - seconds
+        self.advance(frames)
+        self.finish_clip()
+
     def _status(self, now: float) -> str:
         elapsed = max(now - self._start, 1e-9)
         rate = self.done / elapsed

@@ -17,6 +17,7 @@ from examples.arm.silero_vad.runtime.compare_vad_probs import (
     check_limits,
     compare_files,
     compare_probabilities,
+    format_comparison,
     main,
     read_probabilities,
 )
@@ -50,6 +51,16 @@ def test_figures_of_a_known_difference() -> None:
     assert comparison.mean_abs == pytest.approx(0.5 / 6, abs=1e-6)
     # 0.6 -> 0.4 leaves speech, 0.4 -> 0.7 enters it: two flips.
     assert (comparison.flips, comparison.first_flip) == (2, 2)
+
+
+def test_confident_flips_need_a_sure_reference() -> None:
+    """Only flips where the reference is more than CONFIDENCE_MARGIN from the threshold."""
+    reference = np.array([0.55, 0.61, 0.39, 0.45, 0.9], dtype=np.float32)
+    actual = np.array([0.45, 0.49, 0.51, 0.55, 0.1], dtype=np.float32)
+    comparison = compare_probabilities(actual, reference, threshold=0.5)
+    assert comparison.flips == 5
+    assert comparison.confident_flips == 3  # 0.61, 0.39 and 0.9; not 0.55 or 0.45
+    assert "flips=5 (confident 3)" in format_comparison(comparison)
 
 
 def test_identical_inputs_are_exactly_zero() -> None:

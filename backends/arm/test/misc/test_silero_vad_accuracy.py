@@ -24,7 +24,11 @@ from examples.arm.silero_vad.evaluation.accuracy import (
     speech_samples,
 )
 from examples.arm.silero_vad.evaluation.plots import plot_clip
-from examples.arm.silero_vad.evaluation.report_markdown import accuracy_table, render_report
+from examples.arm.silero_vad.evaluation.report_markdown import (
+    accuracy_table,
+    conditions_table,
+    render_report,
+)
 from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
 from examples.arm.silero_vad.runtime.speech_segmenter import speech_segments
 
@@ -95,6 +99,9 @@ def test_accuracy_report_per_clip_and_overall() -> None:
     assert a["frames"] == b["frames"] == 100
     assert a["vs_quantized"] == {"max_abs": 0.0, "mean_abs": 0.0, "flips": 0}
     assert a["vs_float"]["flips"] == 2 and a["vs_float"]["flips_pct"] == pytest.approx(2.0)
+    # float says 0.95 on both late frames: far from the threshold, so both are confident.
+    assert a["vs_float"]["confident_flips"] == 2
+    assert a["vs_float"]["confident_flips_pct"] == pytest.approx(2.0)
     assert a["vs_float"]["max_abs"] == pytest.approx(0.93)
     expected_float = speech_segments(clips[0].float_model, clips[0].num_samples)
     expected_npu = speech_segments(clips[0].actual, clips[0].num_samples)
@@ -110,6 +117,7 @@ def test_accuracy_report_per_clip_and_overall() -> None:
     # Pooled over clips: clip b adds no speech, so the pooled F1 is clip a's.
     assert overall["segments"]["f1"] == pytest.approx(a["segments"]["f1"])
     assert overall["segments"]["boundary_ms"] == pytest.approx(a["segments"]["boundary_ms"])
+    assert overall["segments"]["min_f1"] == a["segments"]["f1"] < b["segments"]["f1"]
 
 
 def test_accuracy_report_pools_f1_by_speech_time() -> None:
@@ -138,12 +146,33 @@ def test_accuracy_report_without_device_names_the_quantized_program() -> None:
     assert "twin vs quantized" not in accuracy_table(report)
 
 
+def test_near_threshold_flips_are_not_confident() -> None:
+    """A flip where float itself sat within the margin of the threshold is a near-tie."""
+    frames = 100
+    reference = _speech(frames, slice(20, 60), level=0.55)  # float barely says speech
+    actual = reference.copy()
+    actual[20:24] = 0.45
+    clip = ClipProbabilities("tie", frames * 512, reference, actual, actual.copy())
+    vs_float = accuracy_report([clip])["clips"]["tie"]["vs_float"]
+    assert (vs_float["flips"], vs_float["confident_flips"]) == (4, 0)
+
+
+def test_device_side_can_be_named_without_the_quantized_program() -> None:
+    """Conditions compare the device with float only: no vs_quantized, still 'npu'."""
+    report = accuracy_report(_clips(with_device=False), actual="npu")
+    assert report["actual"] == "npu" and "vs_quantized" not in report["overall"]
+    assert "npu" in report["clips"]["a"]["segments"]
+    with pytest.raises(ValueError, match="actual 'fpga'"):
+        accuracy_report(_clips(), actual="fpga")
+
+
 def test_accuracy_table_and_report_markdown() -> None:
     accuracy = accuracy_report(_clips())
     table = accuracy_table(accuracy).splitlines()
     assert len(table) == 2 + 3  # header, rule, clips a and b, overall
     assert table[-1].startswith("| overall ")
-    assert "| 2 (2.0 %)" in table[2] and "| 1/1 " in table[2]
+    assert "| 2 (2.0 %)   | 2 " in table[2] and "| 1/1 " in table[2]
+    assert "confident flips" in table[0]
     report = {
         "executorch_version": "1.4.1",
         "target": "cpu",
@@ -164,11 +193,48 @@ def test_accuracy_table_and_report_markdown() -> None:
     assert "`aten::add.out`" in text and table[-1] in text
     assert "![a](plots/a%20b.png)" in text
     assert "int16 PCM frames" in text and "16 kHz" in text
+    assert "## Recording conditions\n\nNot measured (`--conditions none`)." in text
+
+
+def _conditions(clips: list[ClipProbabilities]) -> dict[str, dict]:
+    """Two fake conditions: one with the clips as they are, one with every frame of clip
+    a flipped to silence."""
+    worse = [replace(clip, actual=np.full_like(clip.actual, 0.01)) for clip in clips]
+    return {
+        "clipped": accuracy_report(clips, actual="npu"),
+        "level-30": accuracy_report(worse, actual="npu"),
+    }
+
+
+def test_conditions_table_runs_from_quiet_to_loud_with_the_clips_at_0_db() -> None:
+    accuracy = accuracy_report(_clips())
+    table = conditions_table(accuracy, _conditions(_clips())).splitlines()
+    names = [line.split("|")[1].strip() for line in table[2:]]
+    assert names == ["level-30", "clean (0 dB)", "clipped"]
+    quiet = table[2].split("|")
+    assert quiet[4].strip() == "20.00 %" and quiet[5].strip() == "20.00 %"  # 40 of 200 frames
+    assert quiet[7].strip() == "0.000"  # clip a lost its only segment
+
+
+def test_report_markdown_has_the_conditions_table() -> None:
+    accuracy = accuracy_report(_clips())
+    report = {
+        **json.loads(json.dumps(_npu_report_dict(DEFAULT_CONFIG, "int16"))),
+        "accuracy": accuracy,
+        "conditions": _conditions(_clips()),
+    }
+    text = render_report(report)
+    assert "## Recording conditions" in text and "| level-30 " in text
+    assert "more than 0.1 from the threshold" in text
 
 
 def _npu_report(model: ModelConfig, audio_input: str) -> str:
+    return render_report(_npu_report_dict(model, audio_input))
+
+
+def _npu_report_dict(model: ModelConfig, audio_input: str) -> dict:
     clips = [replace(clip, quantized=clip.actual) for clip in _clips()]
-    report = {
+    return {
         "executorch_version": "1.4.1",
         "target": "ethos-u85-256",
         "sample_rate": 8000,
@@ -181,7 +247,6 @@ def _npu_report(model: ModelConfig, audio_input: str) -> str:
         "validation_clips": [],
         "accuracy": accuracy_report(clips),
     }
-    return render_report(report)
 
 
 def test_report_says_what_the_twin_difference_should_be_for_its_arithmetic() -> None:

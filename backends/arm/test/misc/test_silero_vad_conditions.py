@@ -13,8 +13,15 @@ import numpy as np
 import pytest
 import soundfile
 
-from examples.arm.silero_vad.evaluation.conditions import CONDITIONS, derive, main
-from examples.arm.silero_vad.model_export.audio import load_audio
+from examples.arm.silero_vad.evaluation.conditions import (
+    CONDITION_SETS,
+    CONDITIONS,
+    derive,
+    derive_stream,
+    expand_conditions,
+    main,
+)
+from examples.arm.silero_vad.model_export.audio import load_audio, load_streams
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +41,46 @@ def test_conditions_are_deterministic_and_keep_length(speech: np.ndarray, condit
     assert np.abs(first).max() <= 1.0
 
 
-def test_quiet_is_30_db_down(speech: np.ndarray) -> None:
-    assert 20 * np.log10(_rms(derive(speech, "quiet")) / _rms(speech)) == pytest.approx(
-        -30, abs=0.01
-    )
+@pytest.mark.parametrize("db", [-40, -30, -20, -10])
+def test_quiet_levels_are_gains(speech: np.ndarray, db: int) -> None:
+    level = derive(speech, f"level{db:+d}")
+    assert 20 * np.log10(_rms(level) / _rms(speech)) == pytest.approx(db, abs=0.01)
+
+
+@pytest.mark.parametrize("db", [10, 20])
+def test_loud_levels_clip_at_full_scale(speech: np.ndarray, db: int) -> None:
+    """A gain the converter cannot hold clips, as a microphone path driven too hard does;
+    below the rails the samples are the clip times the gain."""
+    loud = derive(speech, f"level{db:+d}")
+    gain = 10 ** (db / 20)
+    railed = np.abs(loud) >= 1.0
+    assert np.abs(speech).max() * gain > 1.0 and railed.any()
+    np.testing.assert_allclose(loud[~railed], speech[~railed] * gain, rtol=1e-5, atol=1e-7)
+
+
+def test_condition_sets_expand_in_order_and_once() -> None:
+    assert expand_conditions(["levels"]) == [
+        "level-40",
+        "level-30",
+        "level-20",
+        "level-10",
+        "level+10",
+        "level+20",
+    ]
+    everything = expand_conditions(["all"])
+    assert len(everything) == len(set(everything))  # quiet (level-30) is in both sets
+    assert everything == expand_conditions(["levels", "recording", "level-30"])
+    assert set(CONDITION_SETS["recording"]) == {"level-30", "clipped", "noisy10", "telephone"}
+    with pytest.raises(ValueError, match="condition 'loud'"):
+        expand_conditions(["loud"])
+
+
+def test_derived_stream_is_the_pcm_a_device_receives(validation_wavs: list[Path]) -> None:
+    (stream,) = load_streams(validation_wavs[:1])
+    quiet = derive_stream(stream, "level-30")
+    assert quiet.name == f"{stream.name}.level-30" and quiet.pcm.dtype == np.int16
+    expected = np.round(stream.pcm.astype(np.float64) * 10 ** (-30 / 20))
+    assert np.abs(quiet.pcm - expected).max() <= 1
 
 
 def test_clipped_saturates_and_noisy_has_its_snr(speech: np.ndarray) -> None:
@@ -57,7 +100,13 @@ def test_telephone_removes_low_and_high_frequencies(speech: np.ndarray) -> None:
 
 
 def test_cli_writes_16_khz_clips(tmp_path: Path, validation_wavs: list[Path]) -> None:
-    assert main([str(tmp_path), str(validation_wavs[0]), "--condition", "quiet"]) == 0
+    assert main([str(tmp_path), str(validation_wavs[0]), "--condition", "level-30"]) == 0
     (written,) = tmp_path.glob("*.wav")
-    assert written.name == f"{validation_wavs[0].stem}.quiet.wav"
+    assert written.name == f"{validation_wavs[0].stem}.level-30.wav"
     assert soundfile.info(str(written)).samplerate == 16000
+
+
+def test_cli_writes_a_set(tmp_path: Path, validation_wavs: list[Path]) -> None:
+    assert main([str(tmp_path), str(validation_wavs[0]), "--condition", "levels"]) == 0
+    written = sorted(path.name.split(".")[-2] for path in tmp_path.glob("*.wav"))
+    assert written == sorted(CONDITION_SETS["levels"])

@@ -151,3 +151,17 @@ def test_twin_refuses_what_the_device_would_not_run_u85(
         program_geometry(
             {"sample_rate": 16000, "hop_samples": 256, "context_samples": 64}, tmp_path
         )
+
+
+@pytest.mark.slow
+def test_twin_in_parallel_equals_the_twin_in_turn(silero_u85_export: ExportResult) -> None:
+    """Streams are independent: one process per core gives each stream's probabilities
+    and saturation counts exactly as one process running them in turn."""
+    export_dir = silero_u85_export.pte_path.parent
+    twin = DeviceTwin(tosa_path(export_dir), silero_u85_export.pte_path)
+    streams = [replace(s, pcm=s.pcm[: 30 * 512]) for s in silero_u85_export.validation_streams]
+    in_turn = twin.run_streams(streams, processes=1)
+    in_parallel = twin.run_streams(streams, processes=2)
+    for serial, parallel in zip(in_turn, in_parallel, strict=True):
+        np.testing.assert_array_equal(serial.probabilities, parallel.probabilities)
+        assert serial.saturated_frames == parallel.saturated_frames

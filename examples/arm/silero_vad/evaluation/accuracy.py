@@ -27,6 +27,9 @@ Segment metrics, against the float model's segments as ground truth:
 
 Probability metrics come from ``compare_vad_probs.compare_probabilities``, so the report
 and the command-line gate measure the same way; ``overall`` pools all frames of all clips.
+Against the float model, flips are also counted where float Silero was confident (more
+than ``CONFIDENCE_MARGIN`` from the threshold): near the threshold float itself tips
+under a 1-LSB dither of its input, so plain flips over-state the harm on quiet audio.
 """
 
 from __future__ import annotations
@@ -147,13 +150,16 @@ def _errors(comparison: Comparison) -> dict:
 
 
 def _vs_float(comparison: Comparison) -> dict:
-    return _errors(comparison) | {"flips_pct": 100.0 * comparison.flips / comparison.frames}
+    return _errors(comparison) | {
+        "flips_pct": 100.0 * comparison.flips / comparison.frames,
+        "confident_flips": comparison.confident_flips,
+        "confident_flips_pct": 100.0 * comparison.confident_flips / comparison.frames,
+    }
 
 
 def _compare(
-    clip: ClipProbabilities, reference: np.ndarray, kind: str, threshold: float
+    clip: ClipProbabilities, reference: np.ndarray, kind: str, threshold: float, actual: str
 ) -> Comparison:
-    actual = NPU if clip.quantized is not None else QUANTIZED
     return compare_probabilities(
         clip.actual,
         reference,
@@ -176,6 +182,7 @@ def accuracy_report(
     clips: Sequence[ClipProbabilities],
     threshold: float = DEFAULT_THRESHOLD,
     config: SegmenterConfig | None = None,
+    actual: str | None = None,
 ) -> dict:
     """The ``accuracy`` section of ``report.json``: per clip and ``overall``.
 
@@ -184,12 +191,16 @@ def accuracy_report(
 
         {"threshold": t, "sample_rate": r, "actual": "npu", "segmenter": {...},
          "clips": {name: {"frames", "vs_quantized": {max_abs, mean_abs, flips},
-                          "vs_float": {max_abs, mean_abs, flips, flips_pct},
+                          "vs_float": {max_abs, mean_abs, flips, flips_pct,
+                                       confident_flips, confident_flips_pct},
                           "segments": {"float": [[start, end], ...], "<actual>": [...],
                                        "f1", "boundary_ms"}}},
-         "overall": {"frames", "vs_quantized", "vs_float", "segments": {"f1", "boundary_ms"}}}
+         "overall": {"frames", "vs_quantized", "vs_float",
+                     "segments": {"f1", "min_f1", "boundary_ms"}}}
 
-    ``vs_quantized`` is left out when there is no device (cpu target). Segments are in
+    ``min_f1`` is the lowest clip's F1 (one badly cut clip is what a user notices; the
+    pooled F1 hides it). ``vs_quantized`` is left out when there is no device (cpu target) or
+    when ``actual`` is given (conditions: the device against float only). Segments are in
     samples at the clips' sample rate, from the silero-vad segmenter with ``config``
     (default: silero's defaults), independent of ``threshold``, which only counts flips.
     """
@@ -202,7 +213,9 @@ def accuracy_report(
     with_device = all(clip.quantized is not None for clip in clips)
     if not with_device and any(clip.quantized is not None for clip in clips):
         raise ValueError("either every clip or none has the quantized program's probabilities")
-    actual_key = NPU if with_device else QUANTIZED
+    if actual not in (None, NPU, QUANTIZED):
+        raise ValueError(f"actual {actual!r}: expected {NPU!r} or {QUANTIZED!r}")
+    actual_key = actual or (NPU if with_device else QUANTIZED)
 
     per_clip: dict[str, dict] = {}
     overlap = reference_total = predicted_total = 0
@@ -211,10 +224,12 @@ def accuracy_report(
         if clip.name in per_clip:
             raise ValueError(f"two clips are named {clip.name}")
         entry: dict = {}
-        vs_float = _compare(clip, clip.float_model, "float model", threshold)
+        vs_float = _compare(clip, clip.float_model, "float model", threshold, actual_key)
         entry["frames"] = vs_float.frames
         if with_device:
-            entry["vs_quantized"] = _errors(_compare(clip, clip.quantized, QUANTIZED, threshold))
+            entry["vs_quantized"] = _errors(
+                _compare(clip, clip.quantized, QUANTIZED, threshold, actual_key)
+            )
         entry["vs_float"] = _vs_float(vs_float)
 
         reference = speech_segments(clip.float_model, clip.num_samples, config, sample_rate)
@@ -239,13 +254,16 @@ def accuracy_report(
         actual=np.concatenate([clip.actual for clip in clips]),
         quantized=np.concatenate([clip.quantized for clip in clips]) if with_device else None,
     )
-    overall_float = _compare(pooled, pooled.float_model, "float model", threshold)
+    overall_float = _compare(pooled, pooled.float_model, "float model", threshold, actual_key)
     overall: dict = {"frames": overall_float.frames}
     if with_device:
-        overall["vs_quantized"] = _errors(_compare(pooled, pooled.quantized, QUANTIZED, threshold))
+        overall["vs_quantized"] = _errors(
+            _compare(pooled, pooled.quantized, QUANTIZED, threshold, actual_key)
+        )
     overall["vs_float"] = _vs_float(overall_float)
     overall["segments"] = {
         "f1": _f1(overlap, reference_total, predicted_total),
+        "min_f1": min(entry["segments"]["f1"] for entry in per_clip.values()),
         "boundary_ms": _mean_ms(all_boundary_errors, sample_rate),
     }
     return {

@@ -5,23 +5,29 @@
 
 """Recording conditions derived from any clip, to test a quantized VAD beyond clean speech.
 
-Float Silero is nearly gain-invariant and robust to noise, clipping and telephone band
-limits; a quantized model must follow it there too, not only on the clips it was tuned
-on. Each condition is a deterministic (seeded) function of the clip's samples:
+A product's microphone gain is not the calibration's: the program meets speech from a
+whisper far from the microphone to a talker driving the converter into clipping, over
+noise and through telephone channels. A quantized model must make float Silero's
+decisions there too, not only on the clips it was tuned on. Each condition is a
+deterministic (seeded) function of the clip's samples:
 
 | condition | what |
 |---|---|
-| ``quiet`` | -30 dB gain (an int8 spectrum sized for loud speech rounds it away) |
+| ``level-40`` ... ``level+20`` | the level sweep: -40, -30, -20, -10, +10 or +20 dB of gain |
+|  | on the clip as recorded, clipped at full scale (``level-30`` is ``quiet``; 0 dB is the clip) |
 | ``clipped`` | +20 dB over the clip's peak, then hard clipping to [-1, 1] |
 | ``noisy0``, ``noisy10`` | white noise added at 0 or 10 dB SNR (against the clip's RMS) |
 | ``telephone`` | 300-3400 Hz band-pass, through 8 kHz and back |
+
+``CONDITION_SETS`` names the groups the reports use: ``levels`` (the sweep) and
+``recording`` (quiet, clipped, noisy at 10 dB SNR, telephone band).
 
 The CLI writes the derived clips as 16-bit PCM WAVs at the clips' rate (16 kHz unless
 ``--sample-rate 8000``), what the device and the C++ runner take, for ``run.sh
 --validation-wav`` or the benchmarks:
 
     python -m examples.arm.silero_vad.evaluation.conditions OUT_DIR CLIP.wav ... \\
-        [--condition quiet --condition telephone]
+        [--condition level-30 --condition telephone | --condition levels]
 """
 
 from __future__ import annotations
@@ -35,14 +41,20 @@ import numpy as np
 import soundfile
 from scipy.signal import butter, resample_poly, sosfiltfilt
 
-from examples.arm.silero_vad.model_export.audio import AudioError, float_to_pcm16, load_audio
+from examples.arm.silero_vad.model_export.audio import (
+    AudioError,
+    AudioStream,
+    float_to_pcm16,
+    load_audio,
+)
 from examples.arm.silero_vad.model_export.frame_geometry import (
     DEFAULT_SAMPLE_RATE,
     SAMPLE_RATES,
     frame_geometry,
 )
 
-QUIET_DB = -30.0
+LEVELS_DB = (-40, -30, -20, -10, 10, 20)
+QUIET_DB = -30
 CLIPPING_OVERDRIVE_DB = 20.0
 TELEPHONE_BAND_HZ = (300.0, 3400.0)
 TELEPHONE_RATE = 8000
@@ -53,9 +65,18 @@ def _gain(db: float) -> float:
     return 10.0 ** (db / 20.0)
 
 
-def quiet(samples: np.ndarray, seed: int = DEFAULT_SEED) -> np.ndarray:
-    del seed
-    return samples * _gain(QUIET_DB)
+def level_name(db: int) -> str:
+    return f"level{db:+d}"
+
+
+def at_level(db: float) -> Callable[[np.ndarray, int], np.ndarray]:
+    """The clip with a gain of ``db`` dB, clipped to [-1, 1] as a converter would."""
+
+    def leveled(samples: np.ndarray, seed: int = DEFAULT_SEED) -> np.ndarray:
+        del seed
+        return np.clip(samples * _gain(db), -1.0, 1.0)
+
+    return leveled
 
 
 def clipped(samples: np.ndarray, seed: int = DEFAULT_SEED) -> np.ndarray:
@@ -91,12 +112,50 @@ def telephone(
 
 
 CONDITIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
-    "quiet": quiet,
+    **{level_name(db): at_level(db) for db in LEVELS_DB},
     "clipped": clipped,
     "noisy0": with_noise(0.0),
     "noisy10": with_noise(10.0),
     "telephone": telephone,
 }
+
+
+QUIET = level_name(QUIET_DB)
+CONDITION_SETS: dict[str, tuple[str, ...]] = {
+    "levels": tuple(level_name(db) for db in LEVELS_DB),
+    "recording": (QUIET, "clipped", "noisy10", "telephone"),
+}
+
+
+def expand_conditions(names: list[str]) -> list[str]:
+    """Condition names with set names (``levels``, ``recording``, ``all``) expanded, in
+    order, each once."""
+    expanded: list[str] = []
+    for name in names:
+        if name == "all":
+            members = [c for group in CONDITION_SETS.values() for c in group]
+        elif name in CONDITION_SETS:
+            members = list(CONDITION_SETS[name])
+        elif name in CONDITIONS:
+            members = [name]
+        else:
+            choices = ", ".join([*CONDITIONS, *CONDITION_SETS, "all"])
+            raise ValueError(f"condition {name!r}: expected one of {choices}")
+        for member in members:
+            if member not in expanded:
+                expanded.append(member)
+    return expanded
+
+
+def condition_choices() -> list[str]:
+    """What ``--condition`` accepts: every condition, every set, and ``all``."""
+    return [*CONDITIONS, *CONDITION_SETS, "all"]
+
+
+def derive_stream(stream: AudioStream, condition: str) -> AudioStream:
+    """``stream`` under ``condition``, as the int16 PCM a device would receive."""
+    samples = derive(stream.samples, condition, rate=stream.sample_rate)
+    return stream.derived(condition, float_to_pcm16(samples))
 
 
 def derive(
@@ -145,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--condition",
         action="append",
-        choices=sorted(CONDITIONS),
-        help=f"repeatable (default: all: {', '.join(CONDITIONS)})",
+        choices=condition_choices(),
+        help="a condition or a set of them (levels, recording, all); repeatable (default: all)",
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument(
@@ -154,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        conditions = args.condition or list(CONDITIONS)
+        conditions = expand_conditions(args.condition or ["all"])
         paths = write_derived(args.clips, args.output_dir, conditions, args.seed, args.sample_rate)
     except AudioError as error:
         print(f"ERROR {error}", file=sys.stderr)

@@ -17,6 +17,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 from examples.arm.silero_vad.evaluation.accuracy import NPU
+from examples.arm.silero_vad.evaluation.condition_accuracy import condition_summary
+from examples.arm.silero_vad.evaluation.conditions import CONDITION_SETS
+from examples.arm.silero_vad.runtime.compare_vad_probs import CONFIDENCE_MARGIN
 
 REPORT_NAME = "report.md"
 
@@ -49,6 +52,7 @@ def _accuracy_row(name: str, entry: dict, actual: str, segment_counts: str) -> l
         f"{vs_float['max_abs']:.6f}",
         f"{vs_float['mean_abs']:.6f}",
         f"{vs_float['flips']} ({vs_float['flips_pct']:.1f} %)",
+        str(vs_float["confident_flips"]),
     ]
     row += [segment_counts, f"{segments['f1']:.3f}", _ms(segments["boundary_ms"])]
     return row
@@ -66,6 +70,7 @@ def accuracy_table(accuracy: dict) -> str:
         f"{who} vs float: max abs",
         "mean abs",
         f"flips @ {threshold:g}",
+        "confident flips",
         f"segments float/{actual}",
         "speech F1",
         "boundary ms",
@@ -77,6 +82,58 @@ def accuracy_table(accuracy: dict) -> str:
         totals = [totals[0] + counts[0], totals[1] + counts[1]]
         rows.append(_accuracy_row(name, entry, actual, f"{counts[0]}/{counts[1]}"))
     rows.append(_accuracy_row("overall", accuracy["overall"], actual, f"{totals[0]}/{totals[1]}"))
+    return markdown_table(header, rows)
+
+
+CLEAN = "clean (0 dB)"
+
+
+def _condition_order(conditions: Sequence[str]) -> list[str]:
+    """The level sweep from quiet to loud with the clips themselves (0 dB) in place, then
+    the other conditions in the order given."""
+    levels = [name for name in CONDITION_SETS["levels"] if name in conditions]
+    quiet = [name for name in levels if name.startswith("level-")]
+    loud = [name for name in levels if name.startswith("level+")]
+    others = [name for name in conditions if name not in levels]
+    return [*quiet, CLEAN, *loud, *others]
+
+
+def conditions_table(accuracy: dict, conditions: dict[str, dict]) -> str:
+    """Per condition, pooled over the clips: errors, flips, confident flips and F1.
+
+    The clips as recorded are the 0 dB row of the level sweep."""
+    threshold = accuracy["threshold"]
+    header = [
+        "condition",
+        "frames",
+        "mean abs",
+        f"flips @ {threshold:g}",
+        f"confident flips (float > {CONFIDENCE_MARGIN:g} from {threshold:g})",
+        "speech F1",
+        "lowest clip F1",
+        "float ±1 LSB: flips / confident",
+    ]
+    rows = []
+    for name in _condition_order(list(conditions)):
+        line = condition_summary(name, accuracy if name == CLEAN else conditions[name])
+        floor = "-"
+        if "float_dither_flips_pct" in line:
+            floor = (
+                f"{line['float_dither_flips_pct']:.2f} % / "
+                f"{line['float_dither_confident_flips_pct']:.2f} %"
+            )
+        rows.append(
+            [
+                name,
+                str(line["frames"]),
+                f"{line['mean_abs']:.4f}",
+                f"{line['flips_pct']:.2f} %",
+                f"{line['confident_flips_pct']:.2f} %",
+                f"{line['f1']:.3f}",
+                f"{line['min_f1']:.3f}",
+                floor,
+            ]
+        )
     return markdown_table(header, rows)
 
 
@@ -207,6 +264,24 @@ def _accuracy(report: dict, plots: dict[str, str]) -> str:
     return "\n\n".join(text)
 
 
+def _conditions(report: dict) -> str:
+    conditions = report.get("conditions")
+    if not conditions:
+        return "Not measured (`--conditions none`)."
+    who = "device twin" if report["accuracy"]["actual"] == NPU else "quantized program"
+    intro = (
+        f"The validation clips under each recording condition (`evaluation/conditions.py`: "
+        f"the level sweep is a gain on the clip as recorded, clipped at full scale), the "
+        f"{who} against float Silero on the same audio. A confident flip is a frame where "
+        f"float Silero is more than {CONFIDENCE_MARGIN:g} from the threshold and the "
+        f"{who} decides the other way; near the threshold float itself tips under a 1-LSB "
+        "dither of its input, so plain flips over-state the harm on quiet audio. The last "
+        "column is that floor: float Silero on the same audio dithered by ±1 LSB against "
+        "float Silero."
+    )
+    return intro + "\n\n" + conditions_table(report["accuracy"], conditions)
+
+
 def render_report(report: dict, plots: dict[str, str] | None = None) -> str:
     """The Markdown text; ``plots`` maps clip names to image paths relative to the report."""
     plots = plots or {}
@@ -216,6 +291,7 @@ def render_report(report: dict, plots: dict[str, str] | None = None) -> str:
         "## Vela\n\n" + _vela(report),
         "## Operators outside the delegate\n\n" + _portable_ops(report),
         "## Accuracy\n\n" + _accuracy(report, plots),
+        "## Recording conditions\n\n" + _conditions(report),
     ]
     return "\n\n".join(sections) + "\n"
 

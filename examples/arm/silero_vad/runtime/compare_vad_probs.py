@@ -10,7 +10,9 @@ reference probabilities as float32 little-endian ``.bin`` files. This tool reads
 form for ACTUAL and a ``.bin`` for REFERENCE, reports the frame count, the maximum and
 mean absolute error and the threshold-decision mismatches ("flips": frames where
 ``actual >= threshold`` and ``reference >= threshold`` disagree, which is what a user of
-the VAD sees), and fails when a given limit is exceeded::
+the VAD sees; "confident flips" are those where the reference is more than
+``CONFIDENCE_MARGIN`` (0.1) away from the threshold, so not a near-tie that any
+perturbation tips), and fails when a given limit is exceeded::
 
     python -m examples.arm.silero_vad.runtime.compare_vad_probs \\
         out/silero_vad/twin/val_fr_male_pink8.log \\
@@ -38,6 +40,10 @@ import numpy as np
 from examples.arm.silero_vad.runtime.serial_protocol import ProtocolError, parse_protocol
 
 DEFAULT_THRESHOLD = 0.5
+# A flip where the reference is further than this from the threshold is "confident": the
+# reference was sure, so the flip is an error of the device, not a near-tie (float Silero
+# itself tips near-ties under a 1-LSB dither of its input).
+CONFIDENCE_MARGIN = 0.1
 FLOAT32_BYTES = 4
 _LOG_KEYWORDS = (b"PROB ", b"SEGMENT ", b"DONE ", b"ERROR ")
 
@@ -57,6 +63,8 @@ class Comparison:
     threshold: float
     worst_frame: int  # index of the largest absolute error (first one on ties)
     first_flip: int | None  # index of the first decision mismatch, None without flips
+    # Flips where the reference lies more than CONFIDENCE_MARGIN from the threshold.
+    confident_flips: int = 0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -97,7 +105,9 @@ def compare_probabilities(
     if actual.size == 0:
         raise ComparisonError(f"{actual_name} and {reference_name} have no frames")
     errors = np.abs(actual - reference)
-    flip_frames = np.flatnonzero((actual >= threshold) != (reference >= threshold))
+    flipped = (actual >= threshold) != (reference >= threshold)
+    flip_frames = np.flatnonzero(flipped)
+    confident = flipped & (np.abs(reference - threshold) > CONFIDENCE_MARGIN)
     return Comparison(
         frames=int(actual.size),
         max_abs=float(errors.max()),
@@ -106,6 +116,7 @@ def compare_probabilities(
         threshold=float(threshold),
         worst_frame=int(errors.argmax()),
         first_flip=int(flip_frames[0]) if flip_frames.size else None,
+        confident_flips=int(confident.sum()),
     )
 
 
@@ -213,7 +224,8 @@ def format_comparison(comparison: Comparison) -> str:
     return (
         f"frames={comparison.frames} max_abs={comparison.max_abs:.6f} "
         f"(frame {comparison.worst_frame}) mean_abs={comparison.mean_abs:.6f} "
-        f"flips={comparison.flips} at threshold {comparison.threshold:g}"
+        f"flips={comparison.flips} (confident {comparison.confident_flips}) at threshold "
+        f"{comparison.threshold:g}"
     )
 
 
