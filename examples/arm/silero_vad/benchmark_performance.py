@@ -48,6 +48,7 @@ from examples.arm.silero_vad.model_export.export_silero_vad import quantize_conf
 from examples.arm.silero_vad.model_export.frame_geometry import SAMPLE_RATES, frame_geometry
 from examples.arm.silero_vad.model_export.lowering import example_inputs, lower, make_compile_spec
 from examples.arm.silero_vad.model_export.model_config import NAMED_CONFIGS as CONFIGS
+from examples.arm.silero_vad.model_export.model_config import ModelConfig
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 from examples.arm.silero_vad.model_export.targets import (
@@ -115,33 +116,45 @@ def _vela_flags(target: str, memory_mode: str) -> tuple[str, list[str]]:
 
 
 def _lower_for_family(
-    config: str,
+    config: ModelConfig | None,
     family: str,
     calibration: list,
     float_model: SileroVAD,
     artifacts: Path,
     operator_tables: list[tuple[str, str]] | None,
+    label: str,
 ) -> tuple[int, int, float]:
-    """Lowers ``config`` for the family's first target; returns (CPU calls, .pte bytes, s)."""
+    """Lowers ``config`` (None: the release's own flow) for the family's first target;
+    returns (CPU calls, .pte bytes, seconds)."""
     target = FAMILY_TARGETS[family][0]
     settings = default_vela_settings(target)
     spec = make_compile_spec(target, settings.system_config, settings.memory_mode, artifacts)
     start = time.monotonic()
-    if config == UPSTREAM:
+    if config is None:
         program = export_upstream_recipe(calibration, spec)
     else:
         quantized, _ = quantize_configured(
-            CONFIGS[config], float_model, calibration, spec, reversal=reversal_for(target)
+            config, float_model, calibration, spec, reversal=reversal_for(target)
         )
         geometry = float_model.geometry
         program = lower(quantized, example_inputs(geometry), spec, geometry.metadata())
     seconds = time.monotonic() - start
     if operator_tables is not None:
         for tosa in sorted(artifacts.glob("output_tag*.tosa")):
-            title = f"{config}, {target}, {settings.memory_mode}, {tosa.name}"
+            title = f"{label}, {target}, {settings.memory_mode}, {tosa.name}"
             operator_tables.append((title, operator_performance(tosa, spec.compiler_flags)))
     calls = sum(inspect_program(program.buffer).operator_calls.values())
     return calls, len(program.buffer), seconds
+
+
+def _programs_by_memory_mode(config: str, family: str) -> dict[ModelConfig | None, list[str]]:
+    """The family's memory modes grouped by the program our export makes for each (a
+    configuration can choose its arithmetic per memory mode: ``for_memory_mode``)."""
+    groups: dict[ModelConfig | None, list[str]] = {}
+    for memory_mode in memory_modes(family):
+        resolved = None if config == UPSTREAM else CONFIGS[config].for_memory_mode(memory_mode)
+        groups.setdefault(resolved, []).append(memory_mode)
+    return groups
 
 
 def benchmark(
@@ -160,28 +173,35 @@ def benchmark(
         for config in configs:
             for family in families:
                 print(f"== {sample_rate} Hz, {config}, {family} ...", file=sys.stderr, flush=True)
-                with tempfile.TemporaryDirectory() as directory:
-                    artifacts = Path(directory)
-                    calls, pte_bytes, seconds = _lower_for_family(
-                        config, family, calibration, float_model, artifacts, operator_tables
-                    )
-                    for target in FAMILY_TARGETS[family]:
-                        for memory_mode in memory_modes(family):
-                            system_config, flags = _vela_flags(target, memory_mode)
-                            rows.append(
-                                BenchmarkRow(
-                                    version("executorch"),
-                                    sample_rate,
-                                    config,
-                                    target,
-                                    system_config,
-                                    memory_mode,
-                                    run_vela_on_delegates(artifacts, flags),
-                                    calls,
-                                    pte_bytes,
-                                    round(seconds, 1),
+                for resolved, modes in _programs_by_memory_mode(config, family).items():
+                    with tempfile.TemporaryDirectory() as directory:
+                        artifacts = Path(directory)
+                        calls, pte_bytes, seconds = _lower_for_family(
+                            resolved,
+                            family,
+                            calibration,
+                            float_model,
+                            artifacts,
+                            operator_tables,
+                            config,
+                        )
+                        for target in FAMILY_TARGETS[family]:
+                            for memory_mode in modes:
+                                system_config, flags = _vela_flags(target, memory_mode)
+                                rows.append(
+                                    BenchmarkRow(
+                                        version("executorch"),
+                                        sample_rate,
+                                        config,
+                                        target,
+                                        system_config,
+                                        memory_mode,
+                                        run_vela_on_delegates(artifacts, flags),
+                                        calls,
+                                        pte_bytes,
+                                        round(seconds, 1),
+                                    )
                                 )
-                            )
     return rows
 
 

@@ -29,12 +29,11 @@ from pathlib import Path
 import torch
 
 from examples.arm.silero_vad.evaluation.accuracy import ClipProbabilities, accuracy_report
-from examples.arm.silero_vad.evaluation.conditions import CONDITIONS, derive
+from examples.arm.silero_vad.evaluation.conditions import CONDITIONS, derive_stream
 from examples.arm.silero_vad.evaluation.report_markdown import markdown_table
 from examples.arm.silero_vad.model_export.audio import (
     AudioError,
     AudioStream,
-    float_to_pcm16,
     load_streams,
 )
 from examples.arm.silero_vad.model_export.export_silero_vad import (
@@ -50,6 +49,7 @@ from examples.arm.silero_vad.model_export.model_config import (
 )
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 from examples.arm.silero_vad.model_export.stateful_silero_vad import stream_probabilities
+from examples.arm.silero_vad.model_export.targets import default_vela_settings
 from examples.arm.silero_vad.run_silero_vad import default_clips
 
 _quantize = torch.ops.quantized_decomposed.quantize_per_tensor.default
@@ -114,11 +114,6 @@ def restore(graph_module: torch.fx.GraphModule, saved: list[tuple[torch.fx.Node,
     graph_module.recompile()
 
 
-def _with_condition(stream: AudioStream, condition: str) -> AudioStream:
-    samples = derive(stream.samples, condition, rate=stream.sample_rate)
-    return stream.derived(condition, float_to_pcm16(samples))
-
-
 class _Evaluator:
     """Quantized program vs float model on fixed streams (float side computed once)."""
 
@@ -145,7 +140,10 @@ def search(
     if config.activations != "int16":
         raise ValueError(f"{config_name}: the search starts from 16-bit activations")
     spec = make_compile_spec(QUANTIZATION_TARGET, None, None, artifacts_dir=None)
-    quantized, _ = quantize_configured(config, SileroVAD.from_silero_package(), calibration, spec)
+    memory_mode = default_vela_settings(QUANTIZATION_TARGET).memory_mode
+    quantized, _ = quantize_configured(
+        config.for_memory_mode(memory_mode), SileroVAD.from_silero_package(), calibration, spec
+    )
     evaluators = {name: _Evaluator(streams) for name, streams in validation.items()}
     points = int16_activation_points(quantized)
 
@@ -201,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     validation = {"clean": clean}
     for condition in args.condition or []:
-        validation[condition] = [_with_condition(stream, condition) for stream in clean]
+        validation[condition] = [derive_stream(stream, condition) for stream in clean]
     rows = search(args.config, calibration, validation)
     header = ["step", "activations in int8"]
     header += [f"{name}: MAE / flips / F1" for name in validation]

@@ -28,10 +28,21 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from examples.arm.silero_vad.evaluation.accuracy import ClipProbabilities, accuracy_report
+from examples.arm.silero_vad.evaluation.accuracy import (
+    NPU,
+    QUANTIZED,
+    ClipProbabilities,
+    accuracy_report,
+)
+from examples.arm.silero_vad.evaluation.condition_accuracy import (
+    DeviceRunner,
+    conditions_report,
+)
+from examples.arm.silero_vad.evaluation.conditions import condition_choices, expand_conditions
 from examples.arm.silero_vad.evaluation.plots import plot_clip
 from examples.arm.silero_vad.evaluation.report_markdown import (
     accuracy_table,
+    conditions_table,
     write_report_markdown,
 )
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, wav_files
@@ -55,12 +66,15 @@ from examples.arm.silero_vad.model_export.model_config import (
     LSTM_GATE_WEIGHTS,
     SQRT_MAGNITUDE_LEVELS,
     STATE_DTYPES,
+    WEIGHT_ROUNDINGS,
     WEIGHTS,
     ModelConfig,
 )
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     AUDIO_INPUTS,
     DEFAULT_AUDIO_INPUT,
+    program_frames,
+    stream_probabilities,
 )
 from examples.arm.silero_vad.model_export.targets import (
     CPU_TARGET,
@@ -68,12 +82,13 @@ from examples.arm.silero_vad.model_export.targets import (
     ETHOS_U_TARGETS,
     all_targets,
 )
+from examples.arm.silero_vad.progress import FrameProgress
 from examples.arm.silero_vad.runtime.compare_vad_probs import (
     DEFAULT_THRESHOLD,
     ComparisonError,
     probability_arg,
 )
-from examples.arm.silero_vad.runtime.device_twin import TwinError, TwinStream, run_twin
+from examples.arm.silero_vad.runtime.device_twin import DeviceTwin, TwinError, TwinStream, run_twin
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLOTS_DIR = "plots"
@@ -147,6 +162,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="speech decision threshold for counting flips in the accuracy report "
         f"(default: {DEFAULT_THRESHOLD}); segments always use silero-vad's defaults",
     )
+    parser.add_argument(
+        "--conditions",
+        type=_conditions,
+        default=expand_conditions(["all"]),
+        help="recording conditions to measure the validation clips under, comma-separated: "
+        "conditions or sets of them (levels: the -40..+20 dB sweep; recording: quiet, "
+        "clipped, noisy, telephone; all), or 'none' (default: all; "
+        f"one of {', '.join(condition_choices())})",
+    )
     parser.add_argument("--output-dir", type=Path, default=Path("out/silero_vad"))
     model = parser.add_argument_group(
         "model arrangement and precision (defaults: the accurate configuration; "
@@ -189,9 +213,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     model.add_argument(
         "--lstm-gate-weights",
         choices=LSTM_GATE_WEIGHTS,
-        help="LSTM gate weights, at most as wide as --weights: int6 (default with int8 "
-        "weights; -31..31 stored as int8, which Vela's weight codec streams in about 6 "
-        "bits), int8, or int4 (with int8 gate inputs)",
+        help="LSTM gate weights, at most as wide as --weights: int8, int6 (-31..31 stored "
+        "as int8, which Vela's weight codec streams in about 6 bits), or int4 (with int8 "
+        "gate inputs); default: int8 where every weight sits in SRAM (Sram_Only, cpu), "
+        "int6 where weights stream from DRAM or flash",
     )
     model.add_argument(
         "--lstm-gate-products",
@@ -209,11 +234,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         f"{','.join(INT16_MODULES)} ('none': none)",
     )
     model.add_argument(
-        "--full-scale-calibration",
-        action=argparse.BooleanOptionalAction,
-        default=DEFAULT_CONFIG.full_scale_calibration,
-        help="also calibrate the activation ranges on each calibration clip scaled to the "
-        "int16 full scale, so loud input does not saturate the front end (default: on)",
+        "--range-overdrive-db",
+        type=_overdrive,
+        default=DEFAULT_CONFIG.range_overdrive_db,
+        help="also calibrate the activation ranges on each calibration clip taken to the "
+        "int16 full scale and this many dB further into clipping, so loud input does not "
+        f"saturate them; 'none': the clips as recorded only (default: "
+        f"{DEFAULT_CONFIG.range_overdrive_db:g})",
+    )
+    model.add_argument(
+        "--weight-rounding",
+        choices=WEIGHT_ROUNDINGS,
+        default=DEFAULT_CONFIG.weight_rounding,
+        help="gptq (default): weights rounded with their layers' inputs at every level in "
+        "mind and biases corrected; nearest: each weight to its nearest step",
     )
     args = parser.parse_args(argv)
     try:
@@ -233,6 +267,27 @@ def _levels(text: str) -> tuple[float, ...]:
     return levels  # ModelConfig checks them (parse_args reports its errors)
 
 
+def _conditions(text: str) -> list[str]:
+    if text == "none":
+        return []
+    try:
+        return expand_conditions([name for name in text.split(",") if name])
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _overdrive(text: str) -> float | None:
+    if text == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected dB (e.g. 10) or 'none'") from None
+    if not 0.0 <= value <= 40.0:
+        raise argparse.ArgumentTypeError(f"{text} dB: expected 0 to 40")
+    return value
+
+
 def _names(text: str) -> tuple[str, ...]:
     return () if text == "none" else tuple(name for name in text.split(",") if name)
 
@@ -249,7 +304,8 @@ def model_config(args: argparse.Namespace) -> ModelConfig:
         lstm_gate_products=args.lstm_gate_products,
         state_dtype=args.state_dtype,
         int16_modules=args.int16_modules,
-        full_scale_calibration=args.full_scale_calibration,
+        range_overdrive_db=args.range_overdrive_db,
+        weight_rounding=args.weight_rounding,
     )
 
 
@@ -380,6 +436,29 @@ def write_plots(
     return paths
 
 
+def device_runner(result: ExportResult, output_dir: Path, on_npu: bool) -> DeviceRunner:
+    """What runs the derived streams: the device twin, or the quantized program (cpu)."""
+    audio_input = result.report["audio_input"]
+
+    def run(streams: list[AudioStream]) -> list[tuple]:
+        progress = FrameProgress("conditions", sum(stream.num_frames for stream in streams))
+        if on_npu:
+            twin = DeviceTwin(tosa_path(output_dir), result.pte_path)
+            with native_stdout_to(output_dir / "twin" / TOSA_REFERENCE_OUTPUT):
+                outputs = twin.run_streams(streams, progress)
+            return [(output.probabilities, output.saturated_frames) for output in outputs]
+        outputs = []
+        for stream in streams:
+            progress.start_clip(stream.name)
+            frames = program_frames(stream, audio_input)
+            outputs.append((stream_probabilities(result.quantized, frames), None))
+            progress.advance(stream.num_frames)
+            progress.finish_clip()
+        return outputs
+
+    return run
+
+
 def _export_summary(result: ExportResult) -> str:
     report = result.report
     line = (
@@ -442,11 +521,28 @@ def main(argv: list[str] | None = None) -> int:
         streams = result.validation_streams
         clips = [clip_probabilities(stream, output_dir, twin) for stream in streams]
         accuracy = accuracy_report(clips, threshold=args.threshold)
+        conditions = {}
+        if args.conditions:
+            frames = sum(stream.num_frames for stream in streams) * len(args.conditions)
+            print(
+                f"recording conditions: {', '.join(args.conditions)} ({frames} frames) ...",
+                flush=True,
+            )
+            conditions = conditions_report(
+                args.conditions,
+                streams,
+                result.float_model,
+                device_runner(result, output_dir, on_npu),
+                NPU if on_npu else QUANTIZED,
+                args.threshold,
+            )
     except (UsageError, AudioError, TwinError, ComparisonError) as error:
         print(f"ERROR {error}", file=sys.stderr)
         return 2
 
     report = result.report | {"accuracy": accuracy}
+    if conditions:
+        report["conditions"] = conditions
     if twin is not None:
         report["state_saturation"] = {
             name: {"h_frames": stream.saturated_frames[0], "c_frames": stream.saturated_frames[1]}
@@ -457,6 +553,9 @@ def main(argv: list[str] | None = None) -> int:
     markdown = write_report_markdown(output_dir, report, plots)
     print()
     print(accuracy_table(accuracy))
+    if conditions:
+        print()
+        print(conditions_table(accuracy, conditions))
     print()
     print(
         f"wrote {result.pte_path}, {output_dir / 'report.json'}, {markdown} "

@@ -16,14 +16,29 @@ from torch import nn
 
 from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams
 from examples.arm.silero_vad.model_export.calibration import (
+    _constant_observers,
     calibrate_observers,
     calibrate_state_quantization,
-    full_scale_versions,
+    level_versions,
+    overdriven_versions,
 )
 from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K
-from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG
+from examples.arm.silero_vad.model_export.lowering import (
+    example_inputs,
+    make_compile_spec,
+    quantize,
+)
+from examples.arm.silero_vad.model_export.model_config import (
+    DEFAULT_CONFIG,
+    build_float_model,
+    lstm_gate_product_spec,
+    quantization_config,
+)
 from examples.arm.silero_vad.model_export.silero_vad_model import STATE_SHAPE, SileroVAD
-from examples.arm.silero_vad.model_export.stateful_silero_vad import STATE_BUFFER
+from examples.arm.silero_vad.model_export.stateful_silero_vad import (
+    STATE_BUFFER,
+    StatefulSileroVAD,
+)
 
 
 class StateRecorder(nn.Module):
@@ -81,10 +96,10 @@ def test_state_range_comes_from_streams_started_at_zero(
 
 
 def test_full_scale_versions_reach_the_int16_rails(validation_wavs: list[Path]) -> None:
-    """The activation ranges also see every calibration clip at the top of the int16
-    range (a loud talker), shaped as recorded: scaled, not clipped."""
+    """At 0 dB of overdrive every calibration clip reaches the top of the int16 range (a
+    loud talker), shaped as recorded: scaled, not clipped."""
     streams = load_streams(validation_wavs[:2], GEOMETRY_16K)
-    versions = full_scale_versions(streams)
+    versions = overdriven_versions(streams, 0)
     assert [v.name for v in versions] == [f"{s.name}.full_scale" for s in streams]
     for stream, version in zip(streams, versions, strict=True):
         assert int(np.abs(version.pcm.astype(np.int32)).max()) == 32767
@@ -93,4 +108,67 @@ def test_full_scale_versions_reach_the_int16_rails(validation_wavs: list[Path]) 
         assert gain > 1.5, "a committed clip already at full scale tests nothing"
         expected = np.round(stream.pcm.astype(np.float64) * gain)
         assert np.abs(version.pcm - expected).max() <= 1
-    assert DEFAULT_CONFIG.full_scale_calibration
+
+
+def test_overdriven_versions_clip_like_a_converter(validation_wavs: list[Path]) -> None:
+    """10 dB past full scale: the waveform is the full-scale one x3.16, clipped at the
+    rails; the default export calibrates its activation ranges on it."""
+    (stream,) = load_streams(validation_wavs[:1], GEOMETRY_16K)
+    (full,) = overdriven_versions([stream], 0)
+    (loud,) = overdriven_versions([stream], 10)
+    assert loud.name == f"{stream.name}.overdrive+10dB"
+    railed = np.abs(loud.pcm.astype(np.int32)) >= 32767
+    assert 0.001 < railed.mean() < 0.2  # clipped peaks, not a square wave
+    inside = ~railed
+    expected = full.pcm.astype(np.float64)[inside] * 10 ** (10 / 20)
+    assert np.abs(loud.pcm[inside] - expected).max() <= 3
+    assert DEFAULT_CONFIG.range_overdrive_db == 10
+
+
+def test_level_versions_are_gains_on_the_clip_as_recorded(validation_wavs: list[Path]) -> None:
+    (stream,) = load_streams(validation_wavs[:1], GEOMETRY_16K)
+    quiet, same = level_versions([stream], (-20, 0))
+    assert same is stream
+    assert quiet.name == f"{stream.name}.level-20dB"
+    expected = np.round(stream.pcm.astype(np.float64) / 10)
+    assert np.abs(quiet.pcm - expected).max() <= 1
+
+
+def test_constant_observers_look_once(
+    all_streams: list[AudioStream], eager_silero: SileroVAD
+) -> None:
+    """Weight observers see their weight on the first frame only (it never changes), then
+    are restored; the calibration still ends with every weight's range."""
+    streams = _short(all_streams[:1], 4)
+    config = DEFAULT_CONFIG.for_memory_mode("Sram_Only")
+    stateful = StatefulSileroVAD(
+        build_float_model(config), calibrate_state_quantization(eager_silero, streams)
+    )
+    seen: dict[str, int] = {}
+
+    def calibrate(prepared: torch.fx.GraphModule) -> None:
+        constants = _constant_observers(prepared)
+        assert len(constants) >= 9  # the STFT's two products, 4 convs, 2 gate products, head
+        for observer in constants:
+            key, original = str(id(observer)), observer.forward
+            seen[key] = 0
+
+            def counted(value: torch.Tensor, key: str = key, original=original) -> torch.Tensor:
+                seen[key] += 1
+                return original(value)
+
+            observer.forward = counted
+        calibrate_observers(prepared, streams, "int16")
+        assert all("forward" not in vars(observer) for observer in constants)  # restored
+        ranged = [observer for observer in constants if hasattr(observer, "min_val")]
+        assert len(ranged) >= 9 and all(observer.min_val.numel() > 0 for observer in ranged)
+
+    quantize(
+        stateful,
+        example_inputs(),
+        calibrate,
+        make_compile_spec("ethos-u85-256", None, None, None),
+        quantization_config(config),
+        lstm_gate_product_spec(config),
+    )
+    assert seen and set(seen.values()) == {1}

@@ -10,14 +10,14 @@ Python runtime can run it frame by frame with the state written by the program's
 ``copy_``. That is the one place the real state write is executed here, so it is held to
 references that do not share it: the float model, the PyTorch quantized program, and the
 same program with its state thrown away after every frame (which a lost or frozen state
-write would make it equal to). Measured on the committed validation clips (calibrated on
-the clips as recorded; the bounds below hold with full-scale calibration too):
+write would make it equal to). Measured on the committed validation clips (the default
+export: GPTQ weights, ranges calibrated 10 dB into clipping):
 
 - carried vs state reset every frame: 34-55 % of decisions differ, max 0.97-0.98;
-- vs the float model: mean abs 0.0041-0.0054, max 0.135, 1-3 flips per clip;
-- vs the PyTorch quantized program: max 0.019, mean <= 4e-4, no flip (ExecuTorch's CPU
-  kernels round the float steps between quantize and dequantize differently, and the
-  int16 state carries it).
+- vs the float model: mean abs 0.0017-0.0077, max 0.21, 0-1 flips per clip;
+- vs the PyTorch quantized program: max 0.017, mean <= 5.3e-4, one flip at a tie
+  (0.5027 against 0.4999: ExecuTorch's CPU kernels round the float steps between
+  quantize and dequantize differently, and the int16 state carries it).
 """
 
 from __future__ import annotations
@@ -96,9 +96,12 @@ def test_cpu_program_agrees_with_the_pytorch_quantized_program(
             program_probabilities(program, stream),
             _reference(silero_cpu_export, stream, "quantized"),
         )
-        check_limits(
-            comparison, max_abs=VS_QUANTIZED_MAX_ABS, mean_abs=VS_QUANTIZED_MEAN_ABS, max_flips=0
-        )
+        check_limits(comparison, max_abs=VS_QUANTIZED_MAX_ABS, mean_abs=VS_QUANTIZED_MEAN_ABS)
+        # A flip only where the two sit within the rounding difference of the threshold.
+        actual = program_probabilities(program, stream)
+        reference = _reference(silero_cpu_export, stream, "quantized")
+        flipped = (actual >= 0.5) != (reference >= 0.5)
+        assert np.all(np.abs(reference[flipped] - 0.5) <= VS_QUANTIZED_MAX_ABS), stream.name
 
 
 class LostStateWrite(StatefulSileroVAD):

@@ -20,6 +20,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     DEFAULT_CONFIG,
     NAMED_CONFIGS,
     ModelConfig,
+    gate_weight_spec,
     lstm_gate_product_spec,
     module_quantization_configs,
     quantization_config,
@@ -70,29 +71,57 @@ def test_quantization_config_follows_activations_and_weights() -> None:
     assert (floor.weight.quant_min, floor.weight.quant_max) == (-7, 7)
 
 
+def _chosen(config: ModelConfig, memory_mode: str | None = "Sram_Only") -> ModelConfig:
+    return config.for_memory_mode(memory_mode)
+
+
 def test_lstm_gate_inputs_get_their_own_spec_only_when_narrower() -> None:
-    gate_inputs = lstm_gate_product_spec(DEFAULT_CONFIG).input_activation
+    gate_inputs = lstm_gate_product_spec(_chosen(DEFAULT_CONFIG)).input_activation
     assert DEFAULT_CONFIG.lstm_gate_inputs == "int8"
     assert gate_inputs is not None and gate_inputs.dtype == torch.int8
-    assert lstm_gate_product_spec(ModelConfig(lstm_gate_inputs="int16")).input_activation is None
-    assert lstm_gate_product_spec(NAMED_CONFIGS["framed-int8"]).input_activation is None
+    int16_gates = _chosen(ModelConfig(lstm_gate_inputs="int16"))
+    assert lstm_gate_product_spec(int16_gates).input_activation is None
+    assert lstm_gate_product_spec(_chosen(NAMED_CONFIGS["framed-int8"])).input_activation is None
 
 
-def test_lstm_gate_weights_default_to_six_bits_of_int8() -> None:
-    assert DEFAULT_CONFIG.lstm_gate_weights == "int6"
-    gate_weights = lstm_gate_product_spec(DEFAULT_CONFIG).weight
-    assert gate_weights is not None and gate_weights.dtype == torch.int8
-    assert (gate_weights.quant_min, gate_weights.quant_max) == (-31, 31)
-    assert gate_weights.qscheme == torch.per_channel_symmetric
-    assert NAMED_CONFIGS["floor-a8w4"].lstm_gate_weights == "int4"
-    assert lstm_gate_product_spec(NAMED_CONFIGS["floor-a8w4"]).weight is None
-    assert lstm_gate_product_spec(NAMED_CONFIGS["recipe"]).weight is None
+@pytest.mark.parametrize(
+    "memory_mode, grid",
+    [
+        ("Sram_Only", "int8"),  # weights in SRAM: the 6-bit stream buys no cycles
+        (None, "int8"),  # the host CPU
+        ("Shared_Sram", "int6"),  # weights stream from DRAM or flash: Vela's codec pays
+        ("Dedicated_Sram_384KB", "int6"),
+    ],
+)
+def test_lstm_gate_weights_follow_the_memory_mode(memory_mode: str | None, grid: str) -> None:
+    assert DEFAULT_CONFIG.lstm_gate_weights is None
+    chosen = DEFAULT_CONFIG.for_memory_mode(memory_mode)
+    assert chosen.lstm_gate_weights == grid
+    gate_weights = lstm_gate_product_spec(chosen).weight
+    if grid == "int8":
+        assert gate_weights is None  # the global weight spec
+    else:
+        assert gate_weights is not None and gate_weights.dtype == torch.int8
+        assert (gate_weights.quant_min, gate_weights.quant_max) == (-31, 31)
+        assert gate_weights.qscheme == torch.per_channel_symmetric
+    assert gate_weight_spec(chosen).quant_max == (127 if grid == "int8" else 31)
+
+
+def test_explicit_lstm_gate_weights_stay_whatever_the_memory_mode() -> None:
+    explicit = ModelConfig(lstm_gate_weights="int6")
+    assert explicit.for_memory_mode("Sram_Only") is explicit
+    floor = NAMED_CONFIGS["floor-a8w4"]
+    assert floor.for_memory_mode("Sram_Only").lstm_gate_weights == "int4"
+    assert lstm_gate_product_spec(_chosen(floor)).weight is None
+    assert lstm_gate_product_spec(_chosen(NAMED_CONFIGS["recipe"])).weight is None
+    with pytest.raises(ValueError, match="not chosen"):
+        lstm_gate_product_spec(DEFAULT_CONFIG)
 
 
 def test_lstm_gate_products_are_split_unless_asked_to_fuse() -> None:
     assert DEFAULT_CONFIG.lstm_gate_products == "split"
-    assert not lstm_gate_product_spec(DEFAULT_CONFIG).fused
-    assert lstm_gate_product_spec(NAMED_CONFIGS["floor-a8w4-fused"]).fused
+    assert not lstm_gate_product_spec(_chosen(DEFAULT_CONFIG)).fused
+    assert lstm_gate_product_spec(_chosen(NAMED_CONFIGS["floor-a8w4-fused"])).fused
 
 
 def test_int4_weights_halve_what_vela_streams_u85(tmp_path: Path) -> None:
@@ -132,6 +161,13 @@ def test_cli_options_make_the_model_config() -> None:
         activations="int8", lstm_gate_products="fused"
     )
     assert run_silero_vad.model_config(run_silero_vad.parse_args([])) == DEFAULT_CONFIG
+    levers_off = run_silero_vad.parse_args(
+        ["--range-overdrive-db", "none", "--weight-rounding", "nearest"]
+    )
+    assert run_silero_vad.model_config(levers_off) == ModelConfig(
+        range_overdrive_db=None, weight_rounding="nearest"
+    )
+    assert DEFAULT_CONFIG.range_overdrive_db == 10 and DEFAULT_CONFIG.weight_rounding == "gptq"
     conv = run_silero_vad.model_config(run_silero_vad.parse_args(["--front-end", "conv"]))
     assert conv.magnitude == "sqrt"
 
@@ -144,6 +180,10 @@ def test_cli_options_make_the_model_config() -> None:
         (["--magnitude", "sqrt", "--magnitude-levels", "0.1,x"], "expected numbers"),
         (["--activations", "int8", "--lstm-gate-inputs", "int16"], "wider than the int8"),
         (["--lstm-gate-products", "fused"], "fused LSTM gate products need int8 activations"),
+        (["--range-overdrive-db", "loud"], "expected dB"),
+        (["--range-overdrive-db", "60"], "expected 0 to 40"),
+        (["--weight-rounding", "stochastic"], "invalid choice"),
+        (["--conditions", "loud"], "condition 'loud'"),
     ],
 )
 def test_cli_refuses_inconsistent_options(
@@ -165,5 +205,5 @@ def test_int16_modules_get_a16w8_by_their_names_in_the_stateful_model() -> None:
 
 def test_lstm_gate_inputs_stay_int8_inside_an_int16_cell() -> None:
     cell16 = ModelConfig(activations="int8", int16_modules=("decoder.rnn",))
-    gate_inputs = lstm_gate_product_spec(cell16).input_activation
+    gate_inputs = lstm_gate_product_spec(_chosen(cell16)).input_activation
     assert gate_inputs is not None and gate_inputs.dtype == torch.int8

@@ -32,7 +32,7 @@ def quantized_default_tosa(all_streams: list[AudioStream]) -> torch.fx.GraphModu
     short = replace(stream, pcm=stream.pcm[: 40 * 512])
     spec = make_compile_spec("ethos-u85-256", None, None, None)
     quantized, _ = quantize_configured(
-        DEFAULT_CONFIG, SileroVAD.from_silero_package(), [short], spec
+        DEFAULT_CONFIG.for_memory_mode("Sram_Only"), SileroVAD.from_silero_package(), [short], spec
     )
     return quantized
 

@@ -71,6 +71,7 @@ from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.calibration import calibrate_state_quantization
 from examples.arm.silero_vad.model_export.model_config import (
     DEFAULT_CONFIG,
+    ModelConfig,
     build_float_model,
     lstm_gate_product_spec,
     quantization_config,
@@ -82,7 +83,7 @@ from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     STATE_BUFFER,
     StatefulSileroVAD,
 )
-from examples.arm.silero_vad.model_export.targets import reversal_for
+from examples.arm.silero_vad.model_export.targets import default_vela_settings, reversal_for
 
 input_t = tuple[torch.Tensor]  # one int16 PCM frame, (1, frame_samples)
 
@@ -133,6 +134,7 @@ class SileroModel:
     module: StatefulSileroVAD
     frames: list[input_t]  # the clip's first frames, in stream order
     case: SileroCase
+    config: ModelConfig  # the default, with the gate weights chosen for the target
 
     @property
     def example_input(self) -> input_t:
@@ -145,18 +147,25 @@ def _first_frames(stream: AudioStream, count: int) -> AudioStream:
 
 
 def _silero_model(
-    case: SileroCase, reversal: str, streams: Callable[[int], list[AudioStream]]
+    case: SileroCase,
+    target: str | None,
+    streams: Callable[[int], list[AudioStream]],
 ) -> SileroModel:
-    """The example's stateful model (default configuration) for ``case``, ``reversal`` as
-    the target needs (``targets.reversal_for``), state qparams from the same frames."""
+    """The example's stateful model (default configuration) for ``case`` and ``target``
+    (None: the TOSA reference flow): the reversal the target needs
+    (``targets.reversal_for``), the gate weights its default memory mode gets, state
+    qparams from the same frames."""
     (stream,) = [s for s in streams(case.sample_rate) if s.name == case.clip]
     calibration = _first_frames(stream, case.calibration_frames)
     float_model = SileroVAD.from_silero_package(case.sample_rate)
-    state = calibrate_state_quantization(float_model, [calibration], DEFAULT_CONFIG.state_dtype)
-    arranged = build_float_model(DEFAULT_CONFIG, case.sample_rate, reversal)
+    memory_mode = default_vela_settings(target).memory_mode if target else None
+    config = DEFAULT_CONFIG.for_memory_mode(memory_mode)
+    state = calibrate_state_quantization(float_model, [calibration], config.state_dtype)
+    reversal = reversal_for(target) if target else "flip"
+    arranged = build_float_model(config, case.sample_rate, reversal)
     module = StatefulSileroVAD(arranged, state).eval()
     frames = [(torch.from_numpy(frame).unsqueeze(0),) for frame in calibration.frames]
-    return SileroModel(module, frames, case)
+    return SileroModel(module, frames, case, config)
 
 
 def _customize(pipeline: BasePipeline, silero: SileroModel) -> None:
@@ -164,10 +173,10 @@ def _customize(pipeline: BasePipeline, silero: SileroModel) -> None:
     geometry = silero.module.model.geometry
     use_stateful_pieces(
         pipeline,
-        quantization_config(DEFAULT_CONFIG),
+        quantization_config(silero.config),
         silero.frames,
         [STATE_BUFFER],
-        lstm_gate_product_spec(DEFAULT_CONFIG),
+        lstm_gate_product_spec(silero.config),
         constant_methods=geometry.metadata(),
     )
     # One delegate; outside it only the probability's dequantize (the PCM frame is read by
@@ -212,7 +221,7 @@ def test_silero_vad_tosa_INT(
     reference model's probabilities equal the quantized model's over three frames of a
     stream (each carrying its own state), the quantized model near the float one."""
     # TOSA-1.0 INT has REVERSE, like Ethos-U85.
-    silero = _silero_model(test_data, "flip", committed_streams)
+    silero = _silero_model(test_data, None, committed_streams)
     pipeline = TosaPipelineINT[input_t](
         silero.module,
         silero.example_input,
@@ -259,7 +268,7 @@ def _ethos_u_test(
     pipeline also runs the program on the FVP and compares it with the quantized model;
     without them that stage is not added (the lowering checks still run)."""
     reversal = reversal_for(target)
-    silero = _silero_model(case, reversal, streams)
+    silero = _silero_model(case, target, streams)
     pipeline = pipeline_class(
         silero.module,
         silero.example_input,

@@ -197,7 +197,9 @@ class FramedStftMagnitude(nn.Module):
         last = torch.cat([frame[:, windows * hop :], reflected], dim=1)
         return torch.cat([hops, last], dim=0)
 
-    def forward(self, frame: torch.Tensor) -> torch.Tensor:
+    def folded(self, frame: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The inputs of the two basis products: ``x[n] + x[256 - n]`` then ``x[128]``
+        (4, 128), and ``x[n] - x[256 - n]`` (4, 127), per window (16 kHz numbers)."""
         # Window i holds x[n] = hops[i, n] and x[256 - n] = hops[i + 1, 128 - n], which is
         # reversed[i + 1, n - 1]: the folded sums come from the hops without building the
         # overlapping windows (fewer and smaller copies on the NPU).
@@ -207,11 +209,18 @@ class FramedStftMagnitude(nn.Module):
         head = hops[:windows, 1:]  # x[n] for n = 1..127
         mirrored = reversed_hops[1:, : half - 1]  # x[256 - n] for n = 1..127
         centre = hops[1:, :1]  # x[128]
-        even_part = torch.cat([head + mirrored, centre], dim=1)
-        real = self.even(even_part)  # (4, 129)
-        imag = self.odd(head - mirrored)  # (4, 129)
+        return torch.cat([head + mirrored, centre], dim=1), head - mirrored
+
+    def forward(self, frame: torch.Tensor) -> torch.Tensor:
+        even_part, odd_part = self.folded(frame)
+        return self.magnitude_of(self.even(even_part), self.odd(odd_part))
+
+    def magnitude_of(self, real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
+        """``(windows, bins)`` real and imaginary parts -> ``(1, bins, windows)`` magnitude
+        (batched: ``(..., windows, bins)`` -> ``(..., bins, windows)``)."""
         if self.magnitude == "polygon":
             magnitude = polygon_magnitude(real, imag)
         else:
             magnitude = sqrt_magnitude(real, imag, self.magnitude_levels)
-        return magnitude.transpose(0, 1).unsqueeze(0)  # (1, 129, 4) like the conv STFT
+        magnitude = magnitude.transpose(-2, -1)  # (129, 4): bins are the conv's channels
+        return magnitude.unsqueeze(0) if magnitude.dim() == 2 else magnitude

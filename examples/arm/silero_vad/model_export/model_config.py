@@ -27,7 +27,7 @@ from executorch.backends.arm.quantizer import (
     get_symmetric_quantization_config,
 )
 from torchao.quantization.pt2e import MinMaxObserver
-from torchao.quantization.pt2e.quantizer import QuantizationConfig
+from torchao.quantization.pt2e.quantizer import QuantizationConfig, QuantizationSpec
 
 from backends.arm.quantizer.stateful_ethos_u_quantizer import LstmGateProductSpec
 from examples.arm.silero_vad.model_export.encoder_taps import trim_padding_taps
@@ -44,6 +44,7 @@ WEIGHTS = ("int8", "int4")
 LSTM_GATE_WEIGHTS = ("int8", "int6", "int4")
 LSTM_GATE_PRODUCTS = ("split", "fused")
 STATE_DTYPES = ("int16", "int8")
+WEIGHT_ROUNDINGS = ("gptq", "nearest")
 # Submodules of SileroVAD that can keep a16w8 inside int8 activations.
 INT16_MODULES = (
     "stft",
@@ -85,9 +86,10 @@ class ModelConfig:
     # quantization-aware training it costs accuracy: a cycle floor for the benchmarks.
     weights: str = "int8"
     # The LSTM's gate weights (half the model's weight bytes), at most as wide as
-    # ``weights``; None: "int6" with int8 weights, else ``weights``. "int6": values
-    # -31..31 per channel, stored as int8; Vela's lossless weight codec streams them in
-    # about 6 bits, so the products stop waiting on DRAM.
+    # ``weights``. "int6": values -31..31 per channel, stored as int8; Vela's lossless
+    # weight codec streams them in about 6 bits, so the products stop waiting on memory
+    # where weights stream from DRAM or flash. None: chosen per memory mode when the
+    # export knows it (``gate_weights_for_memory_mode``), "int8" otherwise.
     lstm_gate_weights: str | None = None
     # "split": one product for the cell input, one for the hidden state; "fused": one
     # product over both (one weight stream, one set of per-channel scales; x and h share
@@ -100,28 +102,31 @@ class ModelConfig:
     # a16w8 inside int8 activations: int16 only where a measurement shows it must stay
     # (precision_search.py measures it).
     int16_modules: tuple[str, ...] = ()
-    # Activation ranges also calibrated on each calibration clip scaled to the int16 full
-    # scale, not only at the level it was recorded at: the program takes any int16 PCM,
-    # and ranges set on moderate clips saturate the front end on loud audio
-    # (calibration.full_scale_versions has the measurements). The state's range keeps the
-    # clips as they are (calibrate_state_quantization says why).
-    full_scale_calibration: bool = True
+    # Activation ranges also calibrated on each calibration clip taken to the int16 full
+    # scale and this many dB further into clipping, not only at the level it was recorded
+    # at: the program takes any int16 PCM, and ranges set on moderate clips saturate on
+    # loud audio (calibration.overdriven_versions has the measurements). None: the clips
+    # as recorded only. The state's range keeps the clips as they are
+    # (calibrate_state_quantization says why).
+    range_overdrive_db: float | None = 10.0
+    # "gptq": every weight rounded to its grid with its layer's inputs at every level in
+    # mind, each bias corrected for the mean error (weight_rounding.py); "nearest": each
+    # weight to its nearest step, the quantizer's own rounding.
+    weight_rounding: str = "gptq"
 
     def __post_init__(self) -> None:
         if self.magnitude is None:
             default = "polygon" if self.front_end == "framed" else "sqrt"
             object.__setattr__(self, "magnitude", default)
-        if self.lstm_gate_weights is None:
-            default = "int6" if self.weights == "int8" else self.weights
-            object.__setattr__(self, "lstm_gate_weights", default)
         for name, value, allowed in (
             ("front end", self.front_end, FRONT_ENDS),
             ("activations", self.activations, ACTIVATIONS),
             ("LSTM gate inputs", self.lstm_gate_inputs, ACTIVATIONS),
             ("weights", self.weights, WEIGHTS),
-            ("LSTM gate weights", self.lstm_gate_weights, LSTM_GATE_WEIGHTS),
+            ("LSTM gate weights", self.lstm_gate_weights or self.weights, LSTM_GATE_WEIGHTS),
             ("LSTM gate products", self.lstm_gate_products, LSTM_GATE_PRODUCTS),
             ("state dtype", self.state_dtype, STATE_DTYPES),
+            ("weight rounding", self.weight_rounding, WEIGHT_ROUNDINGS),
         ):
             if value not in allowed:
                 raise ValueError(f"{name} {value!r}: expected one of {', '.join(allowed)}")
@@ -129,7 +134,7 @@ class ModelConfig:
             raise ValueError("LSTM gate inputs wider than the int8 activations around them")
         if self.lstm_gate_products == "fused" and self.activations != "int8":
             raise ValueError("fused LSTM gate products need int8 activations")
-        if _WEIGHT_BITS[self.lstm_gate_weights] > _WEIGHT_BITS[self.weights]:
+        if _WEIGHT_BITS[self.lstm_gate_weights or self.weights] > _WEIGHT_BITS[self.weights]:
             raise ValueError(f"LSTM gate weights wider than the {self.weights} weights")
         if self.lstm_gate_weights == "int4" and self.lstm_gate_inputs != "int8":
             raise ValueError("int4 LSTM gate weights need int8 gate inputs (Ethos-U, TOSA)")
@@ -142,6 +147,13 @@ class ModelConfig:
         if self.int16_modules and self.activations != "int8":
             raise ValueError("int16 modules only make sense inside int8 activations")
 
+    def for_memory_mode(self, memory_mode: str | None) -> ModelConfig:
+        """This configuration with its LSTM gate weights chosen for ``memory_mode`` (Vela's;
+        None: no NPU) when it leaves them open."""
+        if self.lstm_gate_weights is not None:
+            return self
+        return replace(self, lstm_gate_weights=gate_weights_for_memory_mode(self, memory_mode))
+
     def to_dict(self) -> dict:
         """JSON-ready (lists, not tuples), so a report read back compares equal."""
         return {
@@ -149,6 +161,24 @@ class ModelConfig:
             "magnitude_levels": list(self.magnitude_levels),
             "int16_modules": list(self.int16_modules),
         }
+
+
+def gate_weights_for_memory_mode(config: ModelConfig, memory_mode: str | None) -> str:
+    """The LSTM gate weights' grid where the configuration leaves it open.
+
+    With every weight in SRAM (``Sram_Only``, or the host CPU) the 6-bit grid buys no
+    cycles, so the gate weights keep all 8 bits: measured on Ethos-U85-256 ``Sram_Only``,
+    77,266 cycles per frame either way, and on quiet speech the 6-bit grid was the largest
+    single error (the committed clips at -30 dB, PyTorch quantized program: 3.8 % flips
+    with int6 gate weights alone). Where weights stream from DRAM or flash the codec's
+    6-bit stream is faster: int8 cost Ethos-U55-128 ``Shared_Sram`` 315,642 cycles
+    instead of 287,226 (+9.9 %) and Ethos-U65-256 ``Dedicated_Sram_384KB`` 139,095
+    instead of 131,517 (+5.8 %); GPTQ rounding (``weight_rounding``) recovers most of the
+    6-bit grid's accuracy there.
+    """
+    if config.weights != "int8":
+        return config.weights
+    return "int8" if memory_mode in (None, "Sram_Only") else "int6"
 
 
 DEFAULT_CONFIG = ModelConfig()
@@ -201,6 +231,12 @@ def build_float_model(
 A16W8_MIN_SCALE = 2**-26
 
 
+def gate_weight_spec(config: ModelConfig) -> QuantizationSpec:
+    """The LSTM gate products' weight spec (their own, or the global one)."""
+    spec = lstm_gate_product_spec(config).weight
+    return spec if spec is not None else quantization_config(config).weight
+
+
 def quantization_config(config: ModelConfig) -> QuantizationConfig:
     weight_range = _WEIGHT_RANGES[config.weights]
     if config.activations == "int16":
@@ -209,7 +245,10 @@ def quantization_config(config: ModelConfig) -> QuantizationConfig:
 
 
 def lstm_gate_product_spec(config: ModelConfig) -> LstmGateProductSpec:
-    """The gate products' arrangement, and their specs where they differ from the global."""
+    """The gate products' arrangement, and their specs where they differ from the global
+    (``config`` with its gate weights chosen: ``ModelConfig.for_memory_mode``)."""
+    if config.lstm_gate_weights is None:
+        raise ValueError("LSTM gate weights not chosen: use ModelConfig.for_memory_mode")
     input_activation = weight = None
     # The cell's own width: a16w8 when the activations are, or when it is an int16 module.
     cell = "int16" if "decoder.rnn" in config.int16_modules else config.activations
