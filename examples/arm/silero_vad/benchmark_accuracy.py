@@ -3,18 +3,17 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Accuracy of each export configuration against the float model, twin and fake-quant.
+"""Accuracy of each export configuration against float Silero, per recording condition.
 
-For every configuration it exports (calibrating on the calibration clips), runs the
-device twin on the validation clips and prints, per clip and overall, the mean and max
-absolute error, the decision flips at the threshold and the speech-segment F1, for the
-NPU twin and for the PyTorch quantized program (fake-quant) side by side:
+For every configuration it exports (calibrating on the calibration clips) and measures the
+validation clips as recorded and under each condition of ``evaluation/conditions.py`` (the
+level sweep, quiet, clipped, noisy, telephone), for the device twin and for the PyTorch
+quantized program (fake-quant) side by side: mean absolute error, flips at the threshold,
+confident flips (float more than 0.1 from the threshold), the pooled speech-segment F1
+and the lowest clip's, with float Silero's own flips under a 1-LSB dither as the floor:
 
     python -m examples.arm.silero_vad.benchmark_accuracy \\
-        --calibration-wav de.wav --validation-wav en_num.wav [--condition quiet ...]
-
-``--condition`` adds every validation clip under a derived recording condition (quiet,
-clipped, noisy, telephone: ``evaluation/conditions.py``), one row per derived clip.
+        --calibration-wav de.wav --validation-wav en_num.wav --condition all
 """
 
 from __future__ import annotations
@@ -23,47 +22,50 @@ import argparse
 import sys
 from pathlib import Path
 
-from examples.arm.silero_vad.evaluation.accuracy import ClipProbabilities, accuracy_report
-from examples.arm.silero_vad.evaluation.conditions import CONDITIONS, write_derived
+from examples.arm.silero_vad.evaluation.accuracy import NPU, QUANTIZED
+from examples.arm.silero_vad.evaluation.condition_accuracy import (
+    condition_summary,
+    conditions_report,
+)
+from examples.arm.silero_vad.evaluation.conditions import condition_choices, expand_conditions
 from examples.arm.silero_vad.evaluation.report_markdown import markdown_table
 from examples.arm.silero_vad.model_export.audio import AudioError
 from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportOptions,
     export_silero_vad,
-    read_probabilities,
-    reference_path,
 )
 from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE, SAMPLE_RATES
 from examples.arm.silero_vad.model_export.model_config import NAMED_CONFIGS as CONFIGS
 from examples.arm.silero_vad.model_export.targets import CPU_TARGET, DEFAULT_NPU_TARGET, all_targets
-from examples.arm.silero_vad.run_silero_vad import default_clips, run_device_twin
+from examples.arm.silero_vad.run_silero_vad import default_clips, device_runner
+
+CLEAN = "clean"  # the clips as recorded: the level sweep's 0 dB
 
 
-def _row(config: str, clip: str, npu: dict, fake_quant: dict) -> list[str]:
-    def cells(entry: dict) -> list[str]:
-        vs_float = entry["vs_float"]
-        return [
-            f"{vs_float['mean_abs']:.4f}",
-            f"{vs_float['max_abs']:.3f}",
-            f"{vs_float['flips']} ({vs_float['flips_pct']:.2f} %)",
-            f"{entry['segments']['f1']:.3f}",
-        ]
-
-    return [config, clip, str(npu["frames"]), *cells(npu), *cells(fake_quant)]
+def _cells(summary: dict) -> list[str]:
+    return [
+        f"{summary['mean_abs']:.4f}",
+        f"{summary['flips_pct']:.2f} %",
+        f"{summary['confident_flips_pct']:.2f} %",
+        f"{summary['f1']:.3f} / {summary['min_f1']:.3f}",
+    ]
 
 
 def benchmark(
     configs: list[str],
     calibration: list[Path],
     validation: list[Path],
+    conditions: list[str],
     work_dir: Path,
     target: str = DEFAULT_NPU_TARGET,
     sample_rate: int = DEFAULT_SAMPLE_RATE,
 ) -> list[list[str]]:
+    """Per configuration and condition (the clips as recorded first): twin, fake-quant and
+    float's dither floor."""
     rows = []
     for name in configs:
         output_dir = work_dir / name
-        print(f"== {name}: export and device twin ...", file=sys.stderr, flush=True)
+        print(f"== {name}: export, device twin and fake-quant ...", file=sys.stderr, flush=True)
         options = ExportOptions(
             calibration,
             validation,
@@ -73,22 +75,20 @@ def benchmark(
             sample_rate=sample_rate,
         )
         result = export_silero_vad(options)
-        twin, _ = run_device_twin(result, output_dir)
-        npu_clips, fake_quant_clips = [], []
-        for stream in result.validation_streams:
-            float_model = read_probabilities(reference_path(output_dir, stream.name, "float"))
-            quantized = read_probabilities(reference_path(output_dir, stream.name, "quantized"))
-            common = (stream.name, stream.num_samples, float_model)
-            npu_clips.append(
-                ClipProbabilities(
-                    *common, twin[stream.name].probabilities, quantized, stream.sample_rate
-                )
+        streams, float_model = result.validation_streams, result.float_model
+        all_conditions = [CLEAN, *conditions]
+        by_side = {}
+        for side, on_npu in ((NPU, True), (QUANTIZED, False)):
+            run = device_runner(result, output_dir, on_npu)
+            by_side[side] = conditions_report(all_conditions, streams, float_model, run, side)
+        for condition in all_conditions:
+            twin = condition_summary(condition, by_side[NPU][condition])
+            fake = condition_summary(condition, by_side[QUANTIZED][condition])
+            floor = (
+                f"{twin['float_dither_flips_pct']:.2f} % / "
+                f"{twin['float_dither_confident_flips_pct']:.2f} %"
             )
-            fake_quant_clips.append(ClipProbabilities(*common, quantized, None, stream.sample_rate))
-        npu, fake_quant = accuracy_report(npu_clips), accuracy_report(fake_quant_clips)
-        for clip in npu["clips"]:
-            rows.append(_row(name, clip, npu["clips"][clip], fake_quant["clips"][clip]))
-        rows.append(_row(name, "overall", npu["overall"], fake_quant["overall"]))
+            rows.append([name, condition, str(twin["frames"]), *_cells(twin), *_cells(fake), floor])
     return rows
 
 
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         "--config",
         action="append",
         choices=sorted(CONFIGS),
-        help=f"configuration(s) to compare (default: all: {', '.join(CONFIGS)})",
+        help=f"configuration(s) to compare (default: default; among {', '.join(CONFIGS)})",
     )
     parser.add_argument(
         "--target",
@@ -115,24 +115,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--condition",
         action="append",
-        choices=sorted(CONDITIONS),
-        help="also validate on every validation clip under this recording condition "
-        "(evaluation/conditions.py; repeatable)",
+        choices=condition_choices(),
+        help="a recording condition or a set of them (levels, recording, all); repeatable "
+        "(default: all)",
     )
     parser.add_argument("--work-dir", type=Path, default=Path("out/benchmark_accuracy"))
     args = parser.parse_args(argv)
     rate = args.sample_rate
     try:
-        validation = args.validation_wav or default_clips("validation", rate)
-        if args.condition:
-            derived_dir = args.work_dir / "conditions"
-            validation = validation + write_derived(
-                validation, derived_dir, args.condition, rate=rate
-            )
         rows = benchmark(
-            args.config or list(CONFIGS),
+            args.config or ["default"],
             args.calibration_wav or default_clips("calibration", rate),
-            validation,
+            args.validation_wav or default_clips("validation", rate),
+            expand_conditions(args.condition or ["all"]),
             args.work_dir,
             args.target,
             rate,
@@ -140,9 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     except AudioError as error:
         print(f"ERROR {error}", file=sys.stderr)
         return 2
-    metrics = ["mean abs", "max abs", "flips @ 0.5", "segment F1"]
-    header = ["config", "clip", "frames"]
+    metrics = ["mean abs", "flips", "confident flips", "F1 / lowest clip"]
+    header = ["config", "condition", "frames"]
     header += [f"twin {m}" for m in metrics] + [f"fake-quant {m}" for m in metrics]
+    header.append("float ±1 LSB: flips / confident")
     print(markdown_table(header, rows))
     return 0
 

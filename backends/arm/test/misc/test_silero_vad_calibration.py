@@ -11,11 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 import torch
 from torch import nn
 
 from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams
 from examples.arm.silero_vad.model_export.calibration import (
+    H_BOUND,
     _constant_observers,
     calibrate_observers,
     calibrate_state_quantization,
@@ -93,6 +95,20 @@ def test_state_range_comes_from_streams_started_at_zero(
         max(alone.c_scale, calibrate_state_quantization(eager_silero, [first]).c_scale),
         after_first.c_scale,
     )
+
+
+def test_h_takes_its_bound_not_a_calibrated_maximum(
+    all_streams: list[AudioStream], eager_silero: SileroVAD
+) -> None:
+    """h = o * tanh(c) never leaves (-1, 1): its range is that bound for any audio, so a
+    louder clip than the calibration's cannot put h on its rail."""
+    quiet, loud = _short(all_streams[:1], 40), overdriven_versions(_short(all_streams[:1], 40), 20)
+    for streams in (quiet, loud):
+        state = calibrate_state_quantization(eager_silero, streams)
+        assert state.h_scale * 32767 == pytest.approx(H_BOUND) and H_BOUND > 1.0
+    # c keeps its calibrated range: louder audio drives it further.
+    quiet_c = calibrate_state_quantization(eager_silero, quiet).c_scale
+    assert calibrate_state_quantization(eager_silero, loud).c_scale > quiet_c
 
 
 def test_full_scale_versions_reach_the_int16_rails(validation_wavs: list[Path]) -> None:

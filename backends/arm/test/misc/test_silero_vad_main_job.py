@@ -4,11 +4,13 @@
 # LICENSE file in the root directory of this source tree.
 
 """The main job end to end on the committed clips, per target and sample rate: export,
-device twin, accuracy against float Silero, report and plots.
+device twin, accuracy against float Silero on the clips and under every recording
+condition (the level sweep, quiet, clipped, noisy, telephone), report and plots.
 
 Bounds sit near what the default configuration measures (device twin vs float, committed
-validation clips, executorch 1.4.1), with the margin said in each case; they are well
-inside the issues' acceptance bounds (MAE <= 0.01, flips <= 1 %, F1 >= 0.98).
+validation clips, executorch 1.4.1), with the margin said in each case. Where a bound is
+looser than the issue's goal for that condition the goal is not met; the example README
+gives the numbers of every lever tried.
 """
 
 from __future__ import annotations
@@ -28,6 +30,69 @@ from examples.arm.silero_vad.run_silero_vad import default_clips
 
 
 @dataclass(frozen=True)
+class ConditionBounds:
+    """Device twin vs float on one recording condition, pooled over the clips."""
+
+    flips_pct: float
+    confident_flips_pct: float
+    min_f1: float  # the lowest clip's speech-segment F1
+
+
+def _condition(flips: float, confident: float, lowest_f1: float) -> ConditionBounds:
+    """Measured figures -> bounds: flips +0.5 points, confident flips +0.25 points (two or
+    three frames of 756-944), the lowest clip F1 -0.01."""
+    return ConditionBounds(flips + 0.5, confident + 0.25, lowest_f1 - 0.01)
+
+
+# Measured per condition, device twin (flips %, confident flips %, lowest clip F1).
+CONDITIONS_16K_U85 = {
+    "level-40": _condition(11.55, 1.69, 0.676),  # float's own dither floor: 3.18 / 0.53
+    "level-30": _condition(2.54, 0.00, 0.993),
+    "level-20": _condition(0.53, 0.11, 0.994),
+    "level-10": _condition(0.64, 0.11, 0.997),
+    "level+10": _condition(0.21, 0.00, 1.000),
+    "level+20": _condition(0.53, 0.00, 0.992),
+    "clipped": _condition(1.38, 0.00, 0.991),
+    "noisy10": _condition(0.21, 0.00, 1.000),
+    "telephone": _condition(0.42, 0.00, 1.000),
+}
+# Ethos-U55/U65 (their own TOSA subset; int6 LSTM gate weights in their memory modes).
+CONDITIONS_16K_U55 = {
+    "level-40": _condition(10.28, 1.17, 0.685),
+    "level-30": _condition(1.27, 0.00, 0.955),
+    "level-20": _condition(0.64, 0.11, 0.992),
+    "level-10": _condition(0.74, 0.21, 0.997),
+    "level+10": _condition(0.11, 0.00, 1.000),
+    "level+20": _condition(0.42, 0.00, 0.979),
+    "clipped": _condition(1.38, 0.11, 0.990),
+    "noisy10": _condition(0.11, 0.00, 0.997),
+    "telephone": _condition(0.53, 0.00, 0.998),
+}
+CONDITIONS_8K_U85 = {
+    "level-40": _condition(2.12, 0.13, 0.941),  # float's own dither floor: 1.85 / 0.00
+    "level-30": _condition(0.66, 0.13, 0.990),
+    "level-20": _condition(0.13, 0.00, 0.997),
+    "level-10": _condition(0.00, 0.00, 1.000),
+    "level+10": _condition(0.40, 0.00, 0.992),
+    "level+20": _condition(1.85, 1.32, 0.973),
+    "clipped": _condition(1.98, 1.32, 0.973),
+    "noisy10": _condition(0.00, 0.00, 1.000),
+    "telephone": _condition(0.26, 0.00, 0.997),
+}
+CONDITIONS_8K_U55 = {
+    "level-40": _condition(3.04, 0.13, 0.941),
+    "level-30": _condition(0.66, 0.13, 0.987),
+    "level-20": _condition(0.26, 0.00, 0.995),
+    "level-10": _condition(0.26, 0.00, 1.000),
+    "level+10": _condition(0.40, 0.00, 0.995),
+    "level+20": _condition(1.72, 1.32, 0.973),
+    "clipped": _condition(1.98, 1.32, 0.973),
+    "noisy10": _condition(0.00, 0.00, 1.000),
+    "telephone": _condition(0.40, 0.00, 0.996),
+}
+
+
+@dataclass(frozen=True)
 class Bounds:
     """Device twin vs float model over all validation clips; and vs the quantized program."""
 
@@ -39,21 +104,41 @@ class Bounds:
     # interpolate on the NPU and the state carries the difference.
     vs_quantized_max_abs: float
     vs_quantized_mean_abs: float
+    # Per recording condition; empty: the case runs with --conditions none.
+    conditions: dict[str, ConditionBounds]
 
 
-# Measured (mean abs / max abs / flips of 944 or 756 frames / F1; vs quantized max / mean),
-# then the bound: mean x1.5, max +50 %, flips +3 frames, F1 -0.003, vs quantized x1.5.
+# Measured on the clips as recorded (mean abs / max abs / flips of 944 or 756 frames / F1;
+# vs quantized max / mean), then the bound: mean x1.12 (for the 16 kHz Ethos-U85 default
+# that is the issue's goal, MAE <= 0.0045: no worse than before the level work), max
+# +50 %, flips +3 frames (at most 6 of 944: the goal's 0.64 %), F1 -0.003, vs quantized
+# x1.5.
 CASES = {
-    # 0.00447 / 0.145 / 6 / 0.999; 0.151 / 0.0022
-    "u85_16k": (["--target", "ethos-u85-256"], Bounds(0.0068, 0.22, 9, 0.996, 0.23, 0.0033)),
-    # 0.00451 / 0.123 / 6 / 0.999; 0.154 / 0.0019 (the exchange-matrix reversal)
-    "u55_16k": (["--target", "ethos-u55-128"], Bounds(0.0068, 0.19, 9, 0.996, 0.23, 0.0029)),
-    # The same TOSA as Ethos-U55 (the "+u55" subset), compiled for U65 by Vela.
-    "u65_16k": (["--target", "ethos-u65-256"], Bounds(0.0068, 0.19, 9, 0.996, 0.23, 0.0029)),
-    # 8 kHz model, telephone-band clips: 0.00439 / 0.141 / 2 / 0.999; 0.0363 / 0.0012
+    # 0.00379 / 0.207 / 1 / 1.000; 0.0737 / 0.0012
+    "u85_16k": (
+        ["--target", "ethos-u85-256"],
+        Bounds(0.0043, 0.31, 4, 0.997, 0.11, 0.0018, CONDITIONS_16K_U85),
+    ),
+    # 0.00398 / 0.210 / 3 / 0.999; 0.0379 / 0.0013 (the exchange-matrix reversal)
+    "u55_16k": (
+        ["--target", "ethos-u55-128"],
+        Bounds(0.0045, 0.32, 6, 0.996, 0.057, 0.0020, CONDITIONS_16K_U55),
+    ),
+    # The same TOSA as Ethos-U55 (the "+u55" subset), compiled for U65 by Vela: measured
+    # identical to U55 under every condition, so this case leaves them out.
+    "u65_16k": (
+        ["--target", "ethos-u65-256", "--conditions", "none"],
+        Bounds(0.0045, 0.32, 6, 0.996, 0.057, 0.0020, {}),
+    ),
+    # 8 kHz model, telephone-band clips: 0.00194 / 0.058 / 2 / 0.999; 0.110 / 0.0018
     "u85_8k": (
         ["--target", "ethos-u85-256", "--sample-rate", "8000"],
-        Bounds(0.0066, 0.21, 5, 0.996, 0.055, 0.0018),
+        Bounds(0.0022, 0.087, 5, 0.996, 0.17, 0.0027, CONDITIONS_8K_U85),
+    ),
+    # 0.00275 / 0.066 / 1 / 0.999; 0.131 / 0.0020
+    "u55_8k": (
+        ["--target", "ethos-u55-128", "--sample-rate", "8000"],
+        Bounds(0.0031, 0.099, 4, 0.996, 0.20, 0.0030, CONDITIONS_8K_U55),
     ),
 }
 
@@ -120,8 +205,22 @@ def test_main_job_meets_its_accuracy_on_the_device_twin(
     assert overall["vs_quantized"]["max_abs"] <= bounds.vs_quantized_max_abs
     assert overall["vs_quantized"]["mean_abs"] <= bounds.vs_quantized_mean_abs
 
+    conditions = report.get("conditions", {})
+    assert sorted(conditions) == sorted(bounds.conditions)
+    for name, expected in bounds.conditions.items():
+        condition = conditions[name]
+        assert sorted(condition["clips"]) == sorted(names), name
+        vs_float = condition["overall"]["vs_float"]
+        assert condition["overall"]["frames"] == total, name
+        assert vs_float["flips_pct"] <= expected.flips_pct, (name, vs_float)
+        assert vs_float["confident_flips_pct"] <= expected.confident_flips_pct, (name, vs_float)
+        assert condition["overall"]["segments"]["min_f1"] >= expected.min_f1, name
+        assert "float_dither" in condition, name
+
     markdown = (output_dir / "report.md").read_text()
     for text in ("## Vela", "## Accuracy", "| overall ", "![", target, f"{rate // 1000} kHz"):
         assert text in markdown
+    if bounds.conditions:
+        assert "| clipped " in markdown and "| clipped " in stdout
     assert "| overall " in stdout and "device twin: done" in stdout
     assert "WARNING: Different TOSA spec" not in stdout  # the reference model's noise is kept out

@@ -15,6 +15,7 @@ deterministic (seeded) function of the clip's samples:
 |---|---|
 | ``level-40`` ... ``level+20`` | the level sweep: -40, -30, -20, -10, +10 or +20 dB of gain |
 |  | on the clip as recorded, clipped at full scale (``level-30`` is ``quiet``; 0 dB is the clip) |
+| ``clean`` | the clip as recorded (the sweep's 0 dB; in no set: the reports have it already) |
 | ``clipped`` | +20 dB over the clip's peak, then hard clipping to [-1, 1] |
 | ``noisy0``, ``noisy10`` | white noise added at 0 or 10 dB SNR (against the clip's RMS) |
 | ``telephone`` | 300-3400 Hz band-pass, through 8 kHz and back |
@@ -113,6 +114,7 @@ def telephone(
 
 CONDITIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
     **{level_name(db): at_level(db) for db in LEVELS_DB},
+    "clean": at_level(0.0),
     "clipped": clipped,
     "noisy0": with_noise(0.0),
     "noisy10": with_noise(10.0),

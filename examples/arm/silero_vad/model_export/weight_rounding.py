@@ -9,8 +9,11 @@ Rounding each weight to the nearest step of its per-channel grid is what the qua
 does by default, and at 16-bit activations it is most of what separates the program from
 float Silero on quiet speech: there the encoder runs at its silence operating point, a
 bias-driven level with a small modulation, and every layer's rounding error shifts that
-level (measured on the committed clips, PyTorch quantized program: the 8-bit LSTM gate
-weights alone cost 3.8 % flips at -30 dB).
+level. Measured on the committed clips with the PyTorch quantized program (Ethos-U85,
+int8 gate weights, ranges 10 dB into clipping), nearest against GPTQ rounding: clean MAE
+0.0060 against 0.0040, at -30 dB MAE 0.0307 against 0.0113 and the lowest clip's segment
+F1 0.836 against 0.993; per layer, the output error over the calibration inputs is 4-18x
+lower.
 
 GPTQ (Frantar et al. 2022, after Optimal Brain Quantization) rounds one input column at
 a time and moves each rounding error onto the columns not yet rounded, in proportion to
