@@ -16,7 +16,7 @@ takes minutes; cycles of a step come from ``benchmark_performance`` on the match
 ``ModelConfig(activations="int8", int16_modules=...)``.
 
     python -m examples.arm.silero_vad.precision_search \\
-        --calibration-wav de.wav --validation-wav en_num.wav --condition quiet
+        --calibration-wav de.wav --validation-wav en_num.wav --condition level-30
 """
 
 from __future__ import annotations

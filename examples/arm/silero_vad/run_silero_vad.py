@@ -344,6 +344,7 @@ def native_stdout_to(path: Path) -> Iterator[None]:
     per frame; that would bury the job's own output.
     """
     sys.stdout.flush()
+    path.parent.mkdir(parents=True, exist_ok=True)
     libc = ctypes.CDLL(None)
     saved = os.dup(1)
     try:

@@ -14,11 +14,13 @@ import numpy as np
 import pytest
 import torch
 from torch import nn
+from torchao.quantization.pt2e import MinMaxObserver
 
 from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams
 from examples.arm.silero_vad.model_export.calibration import (
     H_BOUND,
     _constant_observers,
+    _lean_min_max_observers,
     calibrate_observers,
     calibrate_state_quantization,
     level_versions,
@@ -188,3 +190,19 @@ def test_constant_observers_look_once(
         lstm_gate_product_spec(config),
     )
     assert seen and set(seen.values()) == {1}
+
+
+def test_lean_min_max_observers_record_the_observers_own_range() -> None:
+    """The lean recording ends with the minimum and maximum MinMaxObserver itself keeps,
+    and gives the observers their own forward back."""
+    lean, reference = MinMaxObserver(dtype=torch.int16), MinMaxObserver(dtype=torch.int16)
+    values = [torch.randn(1, 64) * scale for scale in (0.01, 3.0, 0.5, 40.0, 1e-4)]
+    with _lean_min_max_observers(nn.Sequential(lean)):
+        assert "forward" in vars(lean)
+        for value in values:
+            assert lean(value) is value
+    for value in values:
+        reference(value)
+    assert "forward" not in vars(lean)
+    assert torch.equal(lean.min_val, reference.min_val)
+    assert torch.equal(lean.max_val, reference.max_val)

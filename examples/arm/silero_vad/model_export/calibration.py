@@ -12,13 +12,13 @@ exactly as the device will run it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 
 import numpy as np
 import torch
 from torch import nn
-from torchao.quantization.pt2e import ObserverBase
+from torchao.quantization.pt2e import MinMaxObserver, ObserverBase
 
 from examples.arm.silero_vad.model_export.audio import AudioStream, float_to_pcm16
 from examples.arm.silero_vad.model_export.frame_geometry import PCM16_FULL_SCALE
@@ -155,6 +155,39 @@ def _pass_through(value: torch.Tensor) -> torch.Tensor:
     return value
 
 
+@contextmanager
+def _lean_min_max_observers(prepared: nn.Module) -> Iterator[None]:
+    """While active, activation min/max observers record their range in three tensor calls.
+
+    The same minimum and maximum as ``MinMaxObserver.forward``, without its per-call
+    copies and conversions: about 70 of them run on every frame, and this takes about a
+    fifth off the calibration's time.
+    """
+    constants = {id(m) for m in _constant_observers(prepared)}
+    observers = [
+        m for m in prepared.modules() if type(m) is MinMaxObserver and id(m) not in constants
+    ]
+    for observer in observers:
+        observer.forward = _recording_min_max(observer)
+    try:
+        yield
+    finally:
+        for observer in observers:
+            del observer.forward
+
+
+def _recording_min_max(observer: MinMaxObserver) -> Callable[[torch.Tensor], torch.Tensor]:
+    low, high = observer.min_val, observer.max_val
+
+    def record(value: torch.Tensor) -> torch.Tensor:
+        value_low, value_high = torch.aminmax(value)
+        torch.minimum(low, value_low, out=low)
+        torch.maximum(high, value_high, out=high)
+        return value
+
+    return record
+
+
 @torch.no_grad()
 def calibrate_observers(
     prepared: torch.fx.GraphModule, streams: Sequence[AudioStream], audio_input: str
@@ -162,7 +195,7 @@ def calibrate_observers(
     """Feeds every stream, frame by frame, through a PT2E-prepared stateful model whose
     audio input is ``audio_input`` (see StatefulSileroVAD)."""
     progress = FrameProgress("calibration", _frames(streams))
-    with ExitStack() as after_first_frame:
+    with _lean_min_max_observers(prepared), ExitStack() as after_first_frame:
         for stream in streams:
             progress.start_clip(stream.name)
             reset_state(prepared)
