@@ -7,12 +7,13 @@ import math
 from operator import attrgetter
 
 import torch
+from executorch.backends.arm._passes.arm_pass import ArmPass
 from executorch.exir.pass_base import ExportPass, PassResult
 
 from backends.arm._passes.preserve_mutable_buffers_pass import mutable_buffers
 
 
-class FoldScalarMulIntoQParamsPass(ExportPass):
+class FoldScalarMulIntoQParamsPass(ArmPass):
     """Folds a multiplication by a positive constant scalar into a dequantize scale.
 
     Matches, in a PT2E-converted graph (quantize/dequantize nodes around every op),
@@ -32,6 +33,9 @@ class FoldScalarMulIntoQParamsPass(ExportPass):
     integers as another node of the same op: once the Arm backend folds the dequantize
     nodes into qparams, two such nodes look identical and get merged, whatever their
     scales (``a * c0 + b * s0`` and ``a * c1 + b * s1`` would both become ``add(a, b)``).
+
+    The pass keeps no state between calls: what one call learns about its graph (the
+    buffers the model writes) is handed down as arguments.
     """
 
     _passes_required_after: set[type[ExportPass]] = set()
@@ -43,9 +47,9 @@ class FoldScalarMulIntoQParamsPass(ExportPass):
     def call(self, graph_module: torch.fx.GraphModule) -> PassResult:
         graph = graph_module.graph
         modified = False
-        self._written = {buffer.name for buffer in mutable_buffers(graph_module)}
+        written = {buffer.name for buffer in mutable_buffers(graph_module)}
         for mul in list(graph.find_nodes(op="call_function", target=self._mul)):
-            match = self._match(graph_module, mul)
+            match = self._match(graph_module, mul, written)
             if match is None:
                 continue
             dequantized_input, factor = match
@@ -103,9 +107,12 @@ class FoldScalarMulIntoQParamsPass(ExportPass):
         )
 
     def _match(
-        self, graph_module: torch.fx.GraphModule, mul: torch.fx.Node
+        self, graph_module: torch.fx.GraphModule, mul: torch.fx.Node, written: set[str]
     ) -> tuple[torch.fx.Node, float] | None:
-        """(the dequantized operand, the constant factor), or None if ``mul`` does not fit."""
+        """(the dequantized operand, the constant factor), or None if ``mul`` does not fit.
+
+        ``written``: the names of the buffers the model writes, never a constant factor.
+        """
         if len(mul.args) != 2 or mul.kwargs:
             return None
         # The product must reach the graph only through quantize -> dequantize.
@@ -119,12 +126,14 @@ class FoldScalarMulIntoQParamsPass(ExportPass):
         for operand, other in (mul.args, reversed(mul.args)):
             if not (isinstance(operand, torch.fx.Node) and operand.target == self._dequantize):
                 continue
-            factor = self._constant_scalar(graph_module, other)
+            factor = self._constant_scalar(graph_module, other, written)
             if factor is not None and factor > 0 and math.isfinite(factor):
                 return operand, factor
         return None
 
-    def _constant_scalar(self, graph_module: torch.fx.GraphModule, operand) -> float | None:
+    def _constant_scalar(
+        self, graph_module: torch.fx.GraphModule, operand, written: set[str]
+    ) -> float | None:
         """The value of a one-element constant: a number, a constant tensor, or a constant
         behind a dequantize (convert_pt2e stores it as integers, or as a float and its
         quantize)."""
@@ -133,24 +142,24 @@ class FoldScalarMulIntoQParamsPass(ExportPass):
         if not isinstance(operand, torch.fx.Node):
             return None
         if operand.target != self._dequantize:
-            return self._attribute_scalar(graph_module, operand)
+            return self._attribute_scalar(graph_module, operand, written)
         source = operand.args[0]
         if isinstance(source, torch.fx.Node) and source.target == self._quantize:
-            return self._attribute_scalar(graph_module, source.args[0])
-        integers = self._attribute_scalar(graph_module, source, floating=False)
+            return self._attribute_scalar(graph_module, source.args[0], written)
+        integers = self._attribute_scalar(graph_module, source, written, floating=False)
         if integers is None:
             return None
         scale, zero_point = operand.args[1:3]
         return (integers - zero_point) * scale
 
     def _attribute_scalar(
-        self, graph_module: torch.fx.GraphModule, node, floating: bool = True
+        self, graph_module: torch.fx.GraphModule, node, written: set[str], floating: bool = True
     ) -> float | None:
         """The value of a one-element constant attribute, never of a buffer the model writes."""
         if not (isinstance(node, torch.fx.Node) and node.op == "get_attr"):
             return None
         name = str(node.target)
-        if name in self._written:
+        if name in written:
             return None
         value = attrgetter(name)(graph_module)
         if not (

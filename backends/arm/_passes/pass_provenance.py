@@ -3,16 +3,19 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Marks the nodes our passes create, so tests can tell which implementation ran.
+"""Marks the nodes our passes create, so the quantizer and tests can tell which ran.
 
 ExecuTorch releases after 1.4.1 bring their own LSTM-cell and mutable-state handling;
 the mark (kept in ``node.meta["custom"]``, which torch.export carries through
-re-export) shows that the nodes of the lowered program came from these passes.
+re-export) shows that the nodes of the lowered program came from these passes, and
+lets ``StatefulTOSAQuantizer`` find the gate products that ``DecomposeLstmCellPass``
+created.
 """
 
 import torch
 
-PROVENANCE_KEY = "silero_vad_arm_pass"
+PROVENANCE_KEY = "created_by_stateful_arm_pass"
+"""The ``node.meta["custom"]`` key: the class name of the stateful Arm pass that made the node."""
 
 
 def mark_created_by(node: torch.fx.Node, creator: object) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import torch
 from executorch.backends.arm._passes.arm_pass import ArmPass
+from executorch.exir.pass_base import ExportPass
 from torch.export import ExportedProgram
 from torch.fx.passes.infra.pass_base import PassResult
 
@@ -79,7 +80,7 @@ def _writes_and_reads(graph_module: torch.fx.GraphModule, name: str) -> tuple[in
     return writes, reads
 
 
-class PreserveMutableBuffersPass:
+class PreserveMutableBuffersPass(ArmPass):
     """Runs one pass, then gives every mutable buffer back its name and its tensor.
 
     Arm passes retrace the graph (``ExportPass``), which re-registers each ``get_attr``
@@ -97,12 +98,23 @@ class PreserveMutableBuffersPass:
     Releases after 1.4.1 restore buffers inside ``ArmPass`` too; for the pass it wraps,
     this switches that restore off (``upstream_capabilities``), so the job is done once,
     by the same rule on every release.
+
+    In a pipeline it stands for the pass it wraps: its ``__name__``, the passes it
+    requires after it and its annotation flag (``tfa_pass``) are the wrapped pass's, and
+    so is any attribute that ``ArmPass`` does not define. It replaces ``ArmPass.__call__``,
+    not only ``call``: the wrapped pass runs through its own ``__call__`` (checks,
+    retrace), and the release's per-pass restore must not run a second time around it.
     """
 
     def __init__(self, wrapped: GraphPass) -> None:
+        super().__init__(tfa_pass=getattr(wrapped, "is_tfa_pass", False))
         self.wrapped = wrapped
         self.__name__ = ArmPass.get_name(wrapped)
         self._program: ExportedProgram | None = None
+
+    @property
+    def _passes_required_after(self) -> set[type[ExportPass]]:
+        return set(getattr(self.wrapped, "_passes_required_after", set()))
 
     # ArmPassManager's lowering pipeline hands the current ExportedProgram to every pass
     # that has this attribute: it tells a lifted graph's buffers apart from its inputs.
@@ -117,12 +129,16 @@ class PreserveMutableBuffersPass:
             self.wrapped.exported_program = value
 
     def __getattr__(self, name: str) -> Any:
-        # Everything else (requirements, flags) is the wrapped pass's.
+        # Anything else ArmPass does not define (the wrapped pass's settings) is the
+        # wrapped pass's.
         if name in ("wrapped", "_program"):
             raise AttributeError(name)
         return getattr(self.wrapped, name)
 
     def __call__(self, graph_module: torch.fx.GraphModule) -> PassResult | None:
+        return self.call(graph_module)
+
+    def call(self, graph_module: torch.fx.GraphModule) -> PassResult | None:
         program = self._program
         if program is not None and graph_module is program.graph_module:
             return self._call_on_program(program, graph_module)

@@ -18,8 +18,10 @@ look like failures to a newcomer but are known and harmless:
   the Arm backend's passes.
 
 Each is matched by its own message (a logging filter or a warnings filter), so every
-other warning of the same libraries still shows. ``examples/arm/silero_vad/__init__.py``
-installs them, before anything imports torch.
+other warning of the same libraries still shows. The command-line entry points install
+them when run as a command (``if __name__ == "__main__"`` at their top, before anything
+imports torch): a program that imports the example's modules keeps its own logging and
+warning settings.
 """
 
 from __future__ import annotations

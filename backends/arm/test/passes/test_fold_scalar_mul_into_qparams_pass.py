@@ -190,3 +190,35 @@ def test_fold_scalar_mul_leaves_tensor_products_tosa() -> None:
 
     assert not FoldScalarMulIntoQParamsPass()(converted).modified
     assert len(_muls(converted)) == 1
+
+
+class GainFromBuffer(nn.Module):
+    """a * gain + b, with gain a one-element buffer; ``written``: the model updates it."""
+
+    def __init__(self, written: bool) -> None:
+        super().__init__()
+        self.written = written
+        self.register_buffer("gain", torch.full((1,), 0.5))
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        result = a * self.gain + b
+        if self.written:
+            self.gain.copy_(self.gain * 0.5 + 0.25)
+        return result
+
+
+def test_fold_scalar_mul_reads_each_graph_alone_tosa() -> None:
+    """One pass instance, two graphs: the gain the first model writes is state and stays a
+    product, the second model's constant gain folds; the instance keeps nothing of a call."""
+    fold = FoldScalarMulIntoQParamsPass()
+    attributes = dict(vars(fold))
+
+    stateful = _converted(GainFromBuffer(written=True))
+    assert fold(stateful).modified  # the update's constant factor 0.5 folds
+    assert len(_muls(stateful)) == 1  # a * gain, gain the state
+
+    constant = _converted(GainFromBuffer(written=False))
+    assert fold(constant).modified
+    assert not _muls(constant)
+
+    assert vars(fold) == attributes

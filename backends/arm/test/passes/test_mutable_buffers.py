@@ -5,22 +5,21 @@
 
 """Model-owned state through the Arm annotation and lowering pipelines.
 
-``PreserveMutableBuffersPass``, ``FoldConstantsKeepMutableStatePass`` and the stateful
-pass manager act on the unlifted graph of the annotation pipeline, which the release's
-``PassPipeline`` (passes on the edge program) does not reach: they are tested directly.
-Lowered programs with state go through the release's ``TosaPipelineINT`` and
-``EthosU85PipelineINT`` with the stateful pieces in their stages.
+The stateful pass manager acts on the unlifted graph of the annotation pipeline, which
+the release's ``PassPipeline`` (passes on the edge program) does not reach: it is tested
+directly. Lowered programs with state go through the release's ``TosaPipelineINT`` and
+``EthosU85PipelineINT`` with the stateful pieces in their stages. The passes have their
+own files: ``test_preserve_mutable_buffers_pass.py``,
+``test_fold_constants_keep_mutable_state_pass.py``.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 import torch
-from executorch.backends.arm._passes import ConstantFoldingPass, DecomposeMeanDimPass
-from executorch.backends.arm._passes import arm_pass as release_arm_pass
+from executorch.backends.arm._passes import ConstantFoldingPass
 from executorch.backends.arm._passes.arm_pass_manager import ArmPassManager
 from executorch.backends.arm.ethosu import EthosUPartitioner
 from executorch.backends.arm.quantizer import arm_quantizer, get_symmetric_quantization_config
@@ -43,11 +42,6 @@ from backends.arm._passes import (
 )
 from backends.arm._passes.pass_provenance import created_by
 from backends.arm._passes.stateful_arm_pass_manager import pass_manager_sites
-from backends.arm._passes.upstream_capabilities import (
-    arm_pass_restores_mutable_buffers,
-    constant_folding_keeps_mutable_state,
-    release_buffer_restore_disabled,
-)
 from backends.arm.ethosu.stateful_ethos_u_partitioner import StatefulEthosUPartitioner
 from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulEthosUQuantizer
 from backends.arm.test.stateful_test_utils import (
@@ -145,57 +139,6 @@ def quantized_int8_state(tmp_path) -> torch.fx.GraphModule:
 def _buffer_reader(graph_module: torch.fx.GraphModule, name: str) -> torch.fx.Node:
     (reader,) = graph_module.graph.find_nodes(op="get_attr", target=name)
     return reader
-
-
-def test_retracing_pass_renames_state_unless_preserved_tosa() -> None:
-    module = _graph_module(TwoBufferState(False))
-    with release_buffer_restore_disabled():  # 1.5.1's ArmPass would repair it itself
-        renamed = DecomposeMeanDimPass(module, None, tfa_pass=True)(module).graph_module
-    assert set(_written_buffers(renamed)).isdisjoint({"h", "c"})  # why the guard exists
-
-    module = _graph_module(TwoBufferState(False))
-    h_tensor, c_tensor = module.h, module.c
-    guarded = PreserveMutableBuffersPass(DecomposeMeanDimPass(module, None, tfa_pass=True))
-    kept = guarded(module).graph_module
-    assert _written_buffers(kept) == ["h", "c"]
-    for name, tensor in (("h", h_tensor), ("c", c_tensor)):
-        storage = kept.get_buffer(name).untyped_storage()
-        assert storage.data_ptr() == tensor.untyped_storage().data_ptr()
-        # Ours repaired it, on every release: the release's restore was off in the guard.
-        assert created_by(_buffer_reader(kept, name)) == "PreserveMutableBuffersPass"
-
-
-def test_release_restore_detection_matches_a_bare_pass_tosa() -> None:
-    """A bare release pass keeps the buffer names exactly when the detection says the
-    release restores them itself (1.5.1), and renames them otherwise (1.4.1)."""
-    module = _graph_module(TwoBufferState(False))
-    bare = DecomposeMeanDimPass(module, None, tfa_pass=True)(module).graph_module
-    names_kept = _written_buffers(bare) == ["h", "c"]
-    assert names_kept == arm_pass_restores_mutable_buffers()
-
-
-@pytest.mark.skipif(
-    not arm_pass_restores_mutable_buffers(),
-    reason=f"executorch {version('executorch')}: ArmPass does not restore mutable buffers "
-    "itself, so there is no release restore to switch off",
-)
-def test_release_restore_runs_only_outside_the_guard_tosa(monkeypatch) -> None:
-    """Where the release restores buffers in ArmPass (1.5.1), it does so for bare passes
-    only: inside PreserveMutableBuffersPass it gets nothing to restore, so the work is
-    done once."""
-    handed_to_release: list[dict] = []
-    original = release_arm_pass.restore_mutable_buffer_targets
-
-    def spy(graph_module, buffers):
-        handed_to_release.append(dict(buffers))
-        return original(graph_module, buffers)
-
-    monkeypatch.setattr(release_arm_pass, "restore_mutable_buffer_targets", spy)
-    module = _graph_module(TwoBufferState(False))
-    PreserveMutableBuffersPass(DecomposeMeanDimPass(module, None, tfa_pass=True))(module)
-    assert handed_to_release == [{}]
-    DecomposeMeanDimPass(module, None, tfa_pass=True)(module)
-    assert sorted(handed_to_release[-1]) == ["c", "h"]
 
 
 write_orders = {"h_then_c": False, "c_then_h": True}
@@ -319,41 +262,6 @@ def test_nested_state_keeps_its_module_path_tosa(tmp_path) -> None:
         for frame in _frames():
             prepared(*frame)
     assert h.abs().sum() > 0 and c.abs().sum() > 0 and not torch.equal(h, c)
-
-
-class FoldableStateRead(nn.Module):
-    """Reads its state through ops a constant folder could evaluate ahead of time."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.register_buffer("state", torch.zeros(1, WIDTH))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        decayed = self.state * 0.5 + 1.0
-        self.state.copy_(decayed + x)
-        return decayed
-
-
-def _state_reads(graph_module: torch.fx.GraphModule) -> int:
-    return sum(
-        1
-        for node in graph_module.graph.find_nodes(op="get_attr", target="state")
-        for user in node.users
-        if user.target is not torch.ops.aten.copy_.default
-    )
-
-
-def test_constant_folding_never_freezes_state_read_tosa() -> None:
-    upstream = ConstantFoldingPass()(_graph_module(FoldableStateRead())).graph_module
-    # 1.4.1's folder freezes the read; 1.5.1's folds with torchao's folder, like ours.
-    assert _state_reads(upstream) == (1 if constant_folding_keeps_mutable_state() else 0)
-
-    ours = FoldConstantsKeepMutableStatePass()(_graph_module(FoldableStateRead())).graph_module
-    assert _state_reads(ours) == 1
-    x = torch.ones(1, WIDTH)
-    first, second = ours(x), ours(x)
-    torch.testing.assert_close(first, torch.ones(1, WIDTH))
-    torch.testing.assert_close(second, torch.full((1, WIDTH), 2.0))
 
 
 def test_stateful_pass_manager_is_active_and_restored_tosa(tmp_path, monkeypatch) -> None:

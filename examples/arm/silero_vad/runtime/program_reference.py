@@ -32,6 +32,13 @@ wrong signature, duplicate clip names).
 
 from __future__ import annotations
 
+if __name__ == "__main__":
+    # Run as a command: before torch loads, hide the known third-party messages that are
+    # not about this run. Only here: importing this module installs nothing.
+    from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
+
+    silence_known_third_party_noise()
+
 import argparse
 import sys
 from collections.abc import Sequence

@@ -34,6 +34,13 @@ Exit status: 0 all checks passed, 1 a check failed, 2 unusable arguments.
 
 from __future__ import annotations
 
+if __name__ == "__main__":
+    # Run as a command: before torch loads, hide the known third-party messages that are
+    # not about this run. Only here: importing this module installs nothing.
+    from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
+
+    silence_known_third_party_noise()
+
 import argparse
 import json
 import math
