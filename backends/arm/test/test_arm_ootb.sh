@@ -37,11 +37,16 @@ executorch_root="${EXECUTORCH_ROOT:-}"
 executorch_version="" # empty: the project default of python_env.sh
 target="ethos-u85-256"
 validation_wavs=()
+validation_wavs_given=0
 calibration_wavs=()
+# Silero's two models; the host test runs each on the clips at its rate.
+HOST_SAMPLE_RATES=(16000 8000)
+host_sample_rates=() # --sample-rate; empty: every rate the clips ask for
 skip_export=0
 host_max_abs="1e-4"
-# The host runner against the PyTorch quantized program: measured 7.5e-3 on executorch
-# 1.4.1 (portable kernels, like the Python runtime), about five times that.
+# The host runner against the PyTorch quantized program, both rates: measured 1.5e-2
+# (16 kHz) and 2.2e-2 (8 kHz) on the committed clips with executorch 1.4.1 (portable
+# kernels, like the Python runtime); the bound is about twice the larger.
 quantized_max_abs="4e-2"
 fvp_max_abs=""
 fvp_timelimit=600
@@ -60,12 +65,21 @@ $(grep -E '^run_[a-z0-9_]+\(\) \{ #' "${BASH_SOURCE[0]}" | sed -E 's/^(run_[a-z0
 
 Options:
   --work-dir DIR          exports, references and logs (default: build/ootb);
-                          the host test uses DIR/host, the Ethos-U test DIR/ethos_u
-  --validation-wav PATH   clip to run (repeatable; default: the committed
-                          examples/arm/silero_vad/data/validation/*.wav); 16 kHz
-                          mono 16-bit PCM WAV, which is what the C++ runtime reads
+                          the host test uses DIR/host (16 kHz) and DIR/host_8k
+                          (8 kHz), the Ethos-U test DIR/ethos_u
+  --validation-wav PATH   clip to run (repeatable): mono 16-bit PCM WAV at the
+                          model's rate, which is what the C++ runtime reads. Host
+                          test: each clip runs on the model of its WAV's rate,
+                          16000 or 8000 Hz (default: the committed
+                          examples/arm/silero_vad/data/validation/*.wav on the
+                          16 kHz model, data/validation_8k/*.wav on the 8 kHz
+                          one). Ethos-U test: 16 kHz (default: data/validation/*.wav)
   --calibration-wav PATH  calibration clip for the export (repeatable; default:
-                          the export's committed calibration clips)
+                          the export's committed calibration clips of the model's
+                          rate); the host test calibrates each rate's model on
+                          these, resampled to its rate
+  --sample-rate R         host test: the model to test, 16000 or 8000 (repeatable;
+                          default: both, or the rates of the --validation-wav clips)
   --skip-export           reuse the export already in the work directory
   --build-dir DIR         host build tree (default: build/host, shared with
                           run_cpp_tests.sh; an existing tree is reused as it is)
@@ -90,17 +104,21 @@ Options:
                           program when there is no twin)
   -h, --help              this text
 
-run_silero_vad_e2e_host: exports the quantized stateful model without a delegate
-(run.sh --target cpu), builds the C++ host runner, runs it on every clip and compares
-its probabilities with the same .pte run by ExecuTorch's Python runtime
-(runtime/program_reference.py): max abs error <= --host-max-abs and no decision flip
-at 0.5, for the .bin and for the serial log; the clip streamed to the runner's standard
-input (cat clip | runner --wav -) must print the same bytes as the file. Against the
-PyTorch quantized program (reference/<clip>.quantized.bin) the bound is looser, max abs
-<= --quantized-max-abs: ExecuTorch's CPU kernels round the float steps between quantize and
-dequantize differently from PyTorch and the recurrent state carries that (measured: 7.5e-3
-on executorch 1.4.1, 4.0e-2 on 1.5.1, whose runner links the optimized kernels). Prints
-the runner's model step time per frame, pinned to one core.
+run_silero_vad_e2e_host: for each of Silero's two models, 16 kHz and 8 kHz, exports the
+quantized stateful model without a delegate (run.sh --target cpu --sample-rate R),
+runs the C++ host runner (built once; it takes the rate from the program) on every clip
+of that rate and compares its probabilities with the same .pte run by ExecuTorch's
+Python runtime (runtime/program_reference.py): max abs error <= --host-max-abs and no
+decision flip at 0.5, for the .bin and for the serial log; the clip streamed to the
+runner's standard input (cat clip | runner --wav -) must print the same bytes as the
+file. Against the PyTorch quantized program (reference/<clip>.quantized.bin) the bound
+is looser, max abs <= --quantized-max-abs and no flip limit: ExecuTorch's CPU kernels
+round the float steps between quantize and dequantize differently from PyTorch and the
+recurrent state carries that (measured on the committed clips with executorch 1.4.1
+and 1.5.1: 1.5e-2 at 16 kHz, 2.2e-2 and one flip of an unconfident frame at 8 kHz;
+earlier exports reached 4.0e-2 on 1.5.1, whose runner links the optimized kernels).
+The same bounds hold for both rates. Prints the runner's model step time per frame,
+pinned to one core.
 
 run_silero_vad_e2e_ethos_u: checks the target's FVP, an Arm GNU toolchain that
 knows the board's CPU (Cortex-M55 for the Corstone-300, Cortex-M85 for the
@@ -147,6 +165,7 @@ parse_options() {
       --work-dir) work_dir="${2:?--work-dir needs a value}"; shift 2 ;;
       --validation-wav) validation_wavs+=("${2:?--validation-wav needs a value}"); shift 2 ;;
       --calibration-wav) calibration_wavs+=("${2:?--calibration-wav needs a value}"); shift 2 ;;
+      --sample-rate) host_sample_rates+=("${2:?--sample-rate needs a value}"); shift 2 ;;
       --skip-export) skip_export=1; shift ;;
       --build-dir) host_build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
       --host-max-abs) host_max_abs="${2:?--host-max-abs needs a value}"; shift 2 ;;
@@ -162,8 +181,15 @@ parse_options() {
   [[ "${fvp_timelimit}" =~ ^[0-9]+$ ]] || ootb_usage_error "--fvp-timelimit needs whole seconds, got '${fvp_timelimit}'"
   silero_vad_board_for_target "${target}" >/dev/null ||
     ootb_usage_error "--target ${target}: not a target of the Corstone boards; use ${SILERO_VAD_TARGETS_HELP}"
+  local rate
+  for rate in "${host_sample_rates[@]}"; do
+    [[ " ${HOST_SAMPLE_RATES[*]} " == *" ${rate} "* ]] ||
+      ootb_usage_error "--sample-rate ${rate}: Silero's models take ${HOST_SAMPLE_RATES[*]}"
+  done
   if [[ ${#validation_wavs[@]} -eq 0 ]]; then
     validation_wavs=("${example_dir}"/data/validation/*.wav)
+  else
+    validation_wavs_given=1
   fi
   local wav
   for wav in "${validation_wavs[@]}" "${calibration_wavs[@]}"; do
@@ -187,9 +213,11 @@ activate_env() {
   cd "${repo_root}"
 }
 
-# export_model TARGET DIR: the example's main job into DIR (program, references, report).
+# export_model TARGET DIR RATE CLIP...: the example's main job for the RATE Hz model into
+# DIR (program, references of the CLIPs, report).
 export_model() {
-  local export_target="$1" dir="$2"
+  local export_target="$1" dir="$2" rate="$3"
+  shift 3
   local pte="${dir}/silero_vad_${export_target}.pte"
   if [[ ${skip_export} -eq 1 ]]; then
     [[ -f "${pte}" ]] || ootb_fail "--skip-export, but there is no ${pte}: run once without it"
@@ -198,12 +226,12 @@ export_model() {
   fi
   # The program is what this test runs; its accuracy under recording conditions is the
   # main job's (and its test's) business.
-  local args=(--target "${export_target}" --output-dir "${dir}" --conditions none)
+  local args=(--target "${export_target}" --sample-rate "${rate}" --output-dir "${dir}" --conditions none)
   local wav
-  for wav in "${validation_wavs[@]}"; do args+=(--validation-wav "${wav}"); done
+  for wav in "$@"; do args+=(--validation-wav "${wav}"); done
   for wav in "${calibration_wavs[@]}"; do args+=(--calibration-wav "${wav}"); done
   python -m examples.arm.silero_vad.run_silero_vad "${args[@]}" >"${dir}.export.log" 2>&1 ||
-    { tail -n 30 "${dir}.export.log" >&2; ootb_fail "export for ${export_target} failed (log: ${dir}.export.log)"; }
+    { tail -n 30 "${dir}.export.log" >&2; ootb_fail "export of the ${rate} Hz model for ${export_target} failed (log: ${dir}.export.log)"; }
   grep -E '^export: ' "${dir}.export.log" | sed "s/^/${current_test}: /" || true
   [[ -f "${pte}" ]] || ootb_fail "the export wrote no ${pte}"
 }
@@ -221,37 +249,50 @@ compare() {
   return "${status}"
 }
 
-run_silero_vad_e2e_host() { # export for the CPU, C++ host runner vs ExecuTorch's Python runtime
-  current_test="${FUNCNAME[0]}"
-  local start=${SECONDS}
-  local dir="${work_dir}/host"
+# wav_rates WAV...: each clip's sample rate from its header, one a line ("?" when
+# soundfile cannot read it).
+wav_rates() {
+  python - "$@" <<'EOF'
+import sys
+
+import soundfile
+
+for path in sys.argv[1:]:
+    try:
+        print(soundfile.info(path).samplerate)
+    except (soundfile.LibsndfileError, RuntimeError, TypeError):
+        print("?")
+EOF
+}
+
+# host_model_dir RATE: the host test's work directory of the RATE Hz model.
+host_model_dir() {
+  if [[ "$1" == 16000 ]]; then echo "${work_dir}/host"; else echo "${work_dir}/host_$(($1 / 1000))k"; fi
+}
+
+# host_e2e_model RATE STEP STEPS RUNNER CLIP...: export the RATE Hz model for the CPU,
+# run it on the CLIPs with ExecuTorch's Python runtime and the C++ RUNNER, and compare.
+# Appends what went wrong to the caller's failures array; times its steps from the
+# caller's start.
+host_e2e_model() {
+  local rate="$1" step="$2" steps="$3" runner="$4"
+  shift 4
+  local clips=("$@")
+  local label="$((rate / 1000)) kHz"
+  local dir
+  dir="$(host_model_dir "${rate}")"
   local export_dir="${dir}/export"
-  local runner="${host_build_dir}/examples/arm/silero_vad/runtime/silero_vad_runner"
   local pte="${export_dir}/silero_vad_cpu.pte"
   mkdir -p "${dir}/program" "${dir}/runner" "${export_dir}"
-  activate_env
 
-  ootb_log "[1/4] export --target cpu of ${#validation_wavs[@]} clip(s) into ${export_dir} ($((SECONDS - start)) s)"
-  export_model cpu "${export_dir}"
+  ootb_log "[${step}/${steps}] ${label}: export --target cpu --sample-rate ${rate} of ${#clips[@]} clip(s) into ${export_dir} ($((SECONDS - start)) s)"
+  export_model cpu "${export_dir}" "${rate}" "${clips[@]}"
 
-  ootb_log "[2/4] host runner in ${host_build_dir} ($((SECONDS - start)) s)"
-  local build_args=(--build-dir "${host_build_dir}")
-  if [[ -n "${executorch_version}" ]]; then
-    build_args+=(--executorch-version "${executorch_version}")
-  fi
-  # Without a build tree, build the runner only; an existing tree keeps its test setting
-  # (run_cpp_tests.sh builds the tests into build/host).
-  if ! grep -qs 'SILERO_VAD_BUILD_TESTS:BOOL=ON' "${host_build_dir}/CMakeCache.txt"; then
-    build_args+=(--no-tests)
-  fi
-  "${scripts_dir}/build_host_runner.sh" "${build_args[@]}" >"${dir}/build.log" 2>&1 ||
-    { tail -n 30 "${dir}/build.log" >&2; ootb_fail "building the host runner failed (log: ${dir}/build.log)"; }
-  [[ -x "${runner}" ]] || ootb_fail "no runner at ${runner} after the build"
-
-  ootb_log "[3/4] program reference: the .pte on ExecuTorch's Python runtime ($((SECONDS - start)) s)"
-  python -m examples.arm.silero_vad.runtime.program_reference "${pte}" "${validation_wavs[@]}" \
+  step=$((step + 1))
+  ootb_log "[${step}/${steps}] ${label}: program reference, the .pte on ExecuTorch's Python runtime ($((SECONDS - start)) s)"
+  python -m examples.arm.silero_vad.runtime.program_reference "${pte}" "${clips[@]}" \
     --output-dir "${dir}/program" >"${dir}/program.log" 2>&1 ||
-    { tail -n 20 "${dir}/program.log" >&2; ootb_fail "the program reference failed (log: ${dir}/program.log)"; }
+    { tail -n 20 "${dir}/program.log" >&2; ootb_fail "the ${label} program reference failed (log: ${dir}/program.log)"; }
 
   # One core: the runner's thread pool spins, and with every core shared its frame
   # times swing by 10x; pinned, they are steady (and the device is single-core too).
@@ -259,9 +300,10 @@ run_silero_vad_e2e_host() { # export for the CPU, C++ host runner vs ExecuTorch'
   if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
     pin=(taskset -c 0)
   fi
-  ootb_log "[4/4] host runner on each clip${pin[*]:+ (${pin[*]})} ($((SECONDS - start)) s)"
-  local failures=() wav name out timing line
-  for wav in "${validation_wavs[@]}"; do
+  step=$((step + 1))
+  ootb_log "[${step}/${steps}] ${label}: host runner on each clip${pin[*]:+ (${pin[*]})} ($((SECONDS - start)) s)"
+  local wav name out timing line actual
+  for wav in "${clips[@]}"; do
     name="$(clip_name "${wav}")"
     out="${dir}/runner/${name}"
     if ! "${pin[@]}" "${runner}" --model "${pte}" --wav "${wav}" --probs-out "${out}.bin" --timing \
@@ -305,12 +347,86 @@ run_silero_vad_e2e_host() { # export for the CPU, C++ host runner vs ExecuTorch'
       ootb_log "  vs PyTorch quantized program: no ${quantized} (export reused with other clips?)"
     fi
   done
+}
 
+run_silero_vad_e2e_host() { # export the 16 and 8 kHz models for the CPU, C++ host runner vs ExecuTorch's Python runtime
+  current_test="${FUNCNAME[0]}"
+  local start=${SECONDS}
+  local runner="${host_build_dir}/examples/arm/silero_vad/runtime/silero_vad_runner"
+  activate_env
+
+  # Which model runs on which clips: the given clips by their WAV's rate (the runner
+  # reads the program's rate only), else each model's committed validation clips.
+  local rates=() rate clip_rates=() index
+  if [[ ${validation_wavs_given} -eq 1 ]]; then
+    mapfile -t clip_rates < <(wav_rates "${validation_wavs[@]}")
+    [[ ${#clip_rates[@]} -eq ${#validation_wavs[@]} ]] ||
+      ootb_fail "could not read the sample rates of the --validation-wav clips"
+    for index in "${!validation_wavs[@]}"; do
+      rate="${clip_rates[${index}]}"
+      [[ "${rate}" != "?" ]] ||
+        ootb_usage_error "--validation-wav ${validation_wavs[${index}]}: not an audio file soundfile can read"
+      [[ " ${HOST_SAMPLE_RATES[*]} " == *" ${rate} "* ]] ||
+        ootb_usage_error "--validation-wav ${validation_wavs[${index}]}: ${rate} Hz; the host runner reads WAV at the model's rate, ${HOST_SAMPLE_RATES[*]} (resample first)"
+      if [[ ${#host_sample_rates[@]} -gt 0 && " ${host_sample_rates[*]} " != *" ${rate} "* ]]; then
+        ootb_usage_error "--validation-wav ${validation_wavs[${index}]}: ${rate} Hz, but --sample-rate ${host_sample_rates[*]}"
+      fi
+    done
+  fi
+  for rate in "${HOST_SAMPLE_RATES[@]}"; do
+    if [[ ${#host_sample_rates[@]} -gt 0 ]]; then
+      [[ " ${host_sample_rates[*]} " == *" ${rate} "* ]] || continue
+      if [[ ${validation_wavs_given} -eq 1 && " ${clip_rates[*]} " != *" ${rate} "* ]]; then
+        ootb_usage_error "--sample-rate ${rate}: none of the --validation-wav clips is at ${rate} Hz"
+      fi
+    elif [[ ${validation_wavs_given} -eq 1 && " ${clip_rates[*]} " != *" ${rate} "* ]]; then
+      continue
+    fi
+    rates+=("${rate}")
+  done
+
+  local steps=$((1 + 3 * ${#rates[@]}))
+  ootb_log "[1/${steps}] host runner in ${host_build_dir} ($((SECONDS - start)) s)"
+  local build_args=(--build-dir "${host_build_dir}")
+  if [[ -n "${executorch_version}" ]]; then
+    build_args+=(--executorch-version "${executorch_version}")
+  fi
+  # Without a build tree, build the runner only; an existing tree keeps its test setting
+  # (run_cpp_tests.sh builds the tests into build/host).
+  if ! grep -qs 'SILERO_VAD_BUILD_TESTS:BOOL=ON' "${host_build_dir}/CMakeCache.txt"; then
+    build_args+=(--no-tests)
+  fi
+  mkdir -p "${work_dir}/host"
+  "${scripts_dir}/build_host_runner.sh" "${build_args[@]}" >"${work_dir}/host/build.log" 2>&1 ||
+    { tail -n 30 "${work_dir}/host/build.log" >&2; ootb_fail "building the host runner failed (log: ${work_dir}/host/build.log)"; }
+  [[ -x "${runner}" ]] || ootb_fail "no runner at ${runner} after the build"
+
+  # One runner build for every model: the runner takes the frame geometry from the program.
+  local failures=() clips=() step=2 summary=() total=0
+  for rate in "${rates[@]}"; do
+    clips=()
+    if [[ ${validation_wavs_given} -eq 1 ]]; then
+      for index in "${!validation_wavs[@]}"; do
+        [[ "${clip_rates[${index}]}" != "${rate}" ]] || clips+=("${validation_wavs[${index}]}")
+      done
+    elif [[ "${rate}" == 16000 ]]; then
+      clips=("${example_dir}"/data/validation/*.wav)
+    else
+      clips=("${example_dir}/data/validation_$((rate / 1000))k"/*.wav)
+    fi
+    host_e2e_model "${rate}" "${step}" "${steps}" "${runner}" "${clips[@]}"
+    step=$((step + 3))
+    summary+=("$((rate / 1000)) kHz: ${#clips[@]} clip(s)")
+    total=$((total + ${#clips[@]}))
+  done
+
+  local dirs
+  dirs="$(for rate in "${rates[@]}"; do host_model_dir "${rate}"; done | paste -sd ' ')"
   if [[ ${#failures[@]} -gt 0 ]]; then
     printf '%s\n' "${failures[@]/#/${current_test}: }" >&2
-    ootb_fail "${#failures[@]} problem(s) on ${#validation_wavs[@]} clip(s) ($((SECONDS - start)) s; work dir ${dir})"
+    ootb_fail "${#failures[@]} problem(s) on ${total} clip(s) ($((SECONDS - start)) s; work dir ${dirs})"
   fi
-  ootb_log "PASS (${#validation_wavs[@]} clip(s), $((SECONDS - start)) s; work dir ${dir})"
+  ootb_log "PASS ($(printf '%s, ' "${summary[@]}")$((SECONDS - start)) s; work dir ${dirs})"
 }
 
 # Puts the toolchain and FVPs that ExecuTorch's examples/arm/setup.sh installed on PATH.
@@ -402,7 +518,7 @@ run_silero_vad_e2e_ethos_u() { # export for --target, its Corstone image on the 
   activate_env
 
   ootb_log "[1/3] export --target ${target} (+ device twin) of ${#validation_wavs[@]} clip(s) into ${export_dir} ($((SECONDS - start)) s)"
-  export_model "${target}" "${export_dir}"
+  export_model "${target}" "${export_dir}" 16000 "${validation_wavs[@]}"
 
   local failures=() wav name clip_dir reference limit line
   local index=0

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 import torch
 
-from examples.arm.silero_vad.model_export.audio import load_stream
+from examples.arm.silero_vad.model_export.audio import load_stream, wav_files
 from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
-from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K
+from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K, frame_geometry
 from examples.arm.silero_vad.runtime import program_reference
 from examples.arm.silero_vad.runtime.program_reference import (
     ProgramReferenceError,
@@ -32,10 +32,11 @@ from examples.arm.silero_vad.runtime.tests.make_toy_model import ToyVad, export
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 OOTB = REPO_ROOT / "backends" / "arm" / "test" / "test_arm_ootb.sh"
+VALIDATION_8K = REPO_ROOT / "examples" / "arm" / "silero_vad" / "data" / "validation_8k"
 EXIT_NOT_RUN = 77
-# The host test's budget: a cpu export (~30 s with one clip), the program reference, the
-# runner. The runner build is reused from run_cpp_tests.sh (test_silero_vad.sh runs it
-# first); from a clean tree it adds a build of the runner alone.
+# The host test's budget: per sample rate a cpu export (~30 s with one clip), the program
+# reference, the runner. The runner build is reused from run_cpp_tests.sh
+# (test_silero_vad.sh runs it first); from a clean tree it adds a build of the runner alone.
 OOTB_TIMEOUT_S = 900
 
 
@@ -122,35 +123,72 @@ def _passing_e2e(
     return result
 
 
+def test_ootb_host_rejects_clip_rates(validation_wavs: list[Path], tmp_path: Path) -> None:
+    """The host test runs each model on clips of its rate and says so before exporting."""
+    wav_8k = str(wav_files(VALIDATION_8K)[0])
+    cases = {
+        "unknown rate": (["--sample-rate", "44100"], "--sample-rate 44100: Silero's models"),
+        "clip not at the asked rate": (
+            ["--validation-wav", wav_8k, "--sample-rate", "16000"],
+            "8000 Hz, but --sample-rate 16000",
+        ),
+        "asked rate without a clip": (
+            ["--validation-wav", str(validation_wavs[0])]
+            + ["--sample-rate", "16000", "--sample-rate", "8000"],
+            "--sample-rate 8000: none of the --validation-wav clips is at 8000 Hz",
+        ),
+    }
+    for what, (options, message) in cases.items():
+        result = _ootb("run_silero_vad_e2e_host", "--work-dir", str(tmp_path), *options)
+        assert result.returncode == 2, (what, result.stdout + result.stderr)
+        assert message in result.stderr, (what, result.stderr)
+    assert not list(tmp_path.glob("host*/export/*.pte"))
+
+
 @pytest.mark.slow
 def test_ootb_host_runner_matches_program(validation_wavs: list[Path], tmp_path: Path) -> None:
-    """Export for the CPU, build the host runner, run one clip: PASS against the program."""
-    result = _passing_e2e("run_silero_vad_e2e_host", validation_wavs[0], tmp_path)
-    assert "vs program reference: frames=" in result.stdout
-    assert "host runner time per frame: median" in result.stdout
-    name = validation_wavs[0].stem
-    runner = np.fromfile(tmp_path / "host" / "runner" / f"{name}.bin", dtype="<f4")
-    program = np.fromfile(tmp_path / "host" / "program" / f"{name}.program.bin", dtype="<f4")
-    assert runner.size == program.size == load_stream(validation_wavs[0]).num_frames
-    assert np.abs(runner - program).max() <= 1e-4
-    assert "vs PyTorch quantized program: frames=" in result.stdout
+    """Export both models for the CPU, build the host runner, run one clip of each rate:
+    PASS against the program."""
+    clips = {16000: validation_wavs[0], 8000: wav_files(VALIDATION_8K)[0]}
+    result = _passing_e2e(
+        "run_silero_vad_e2e_host", clips[16000], tmp_path, "--validation-wav", str(clips[8000])
+    )
+    assert "PASS (16 kHz: 1 clip(s), 8 kHz: 1 clip(s), " in result.stdout
+    for rate, wav in clips.items():
+        model_dir = tmp_path / ("host" if rate == 16000 else "host_8k")
+        _check_host_model(result.stdout, model_dir, wav, rate)
+
+
+def _check_host_model(stdout: str, model_dir: Path, wav: Path, rate: int) -> None:
+    """One clip of the host test at ``rate``: the runner against the program, and the Python
+    streaming API on the same program."""
+    name = wav.stem
+    assert f"{name}.bin vs program reference: frames=" in stdout, name
+    assert f"{name}.bin vs PyTorch quantized program: frames=" in stdout, name
+    assert f"{name}: DONE frames=" in stdout and "host runner time per frame: median" in stdout
+    pte = model_dir / "export" / "silero_vad_cpu.pte"
+    stream = load_stream(wav, frame_geometry(rate))
+    runner = np.fromfile(model_dir / "runner" / f"{name}.bin", dtype="<f4")
+    program = np.fromfile(model_dir / "program" / f"{name}.program.bin", dtype="<f4")
+    assert runner.size == program.size == stream.num_frames, name
+    assert np.abs(runner - program).max() <= 1e-4, name
 
     # The Python streaming API on the same program and clip, fed in uneven chunks, makes
     # the C++ runner's decisions: the same segments and every frame on the same side of
     # the threshold; probabilities within the log's 6 decimals of the runner's.
-    log_path = tmp_path / "host" / "runner" / f"{name}.log"
+    log_path = model_dir / "runner" / f"{name}.log"
     log = parse_protocol(log_path.read_bytes(), str(log_path))
-    stream = load_stream(validation_wavs[0])
-    vad = StreamingVad(tmp_path / "host" / "export" / "silero_vad_cpu.pte")
+    vad = StreamingVad(pte)
+    assert vad.sample_rate == rate, name
     chunks = np.array_split(stream.pcm, np.cumsum(np.random.default_rng(7).integers(1, 3000, 200)))
     updates = [vad.process(chunk) for chunk in chunks if chunk.size] + [vad.finish()]
     streamed = np.concatenate([update.probabilities for update in updates])
     segments = [(s.start_s, s.end_s) for update in updates for s in update.segments]
-    assert streamed.size == len(log.probabilities) == runner.size
-    assert np.abs(streamed - np.asarray(log.probabilities)).max() <= 1e-4
-    assert np.array_equal(streamed >= 0.5, runner >= 0.5)
-    assert [(round(a, 3), round(b, 3)) for a, b in segments] == log.segments_s
-    assert log.segments_s, "the clip has speech: an empty segment list would compare nothing"
+    assert streamed.size == len(log.probabilities) == runner.size, name
+    assert np.abs(streamed - np.asarray(log.probabilities)).max() <= 1e-4, name
+    assert np.array_equal(streamed >= 0.5, runner >= 0.5), name
+    assert [(round(a, 3), round(b, 3)) for a, b in segments] == log.segments_s, name
+    assert log.segments_s, f"{name} has speech: an empty segment list would compare nothing"
 
 
 def _fvp_missing(fvp_name: str = "FVP_Corstone_SSE-320") -> str:
