@@ -66,8 +66,12 @@ and ethos-u65-*, corstone320 for ethos-u85-*); run it with run_fvp.sh.
                           scratch go, then stop (needs no toolchain or checkout)
   -h, --help              this text
 
-After --, arguments go to CMake, e.g. -DSILERO_VAD_THRESHOLD=0.55 or
--DSILERO_VAD_TEMP_POOL_BYTES=0x100000 (see runtime/baremetal/app_config.h).
+After --, arguments go to CMake, e.g. -DSILERO_VAD_THRESHOLD=0.55 (see
+runtime/baremetal/app_config.h). The method, planned and temporary pools are
+sized from the program (runtime/baremetal/pool_sizes.py: its memory plan, its
+Vela arena, ExecuTorch's bookkeeping, with a margin); -DSILERO_VAD_METHOD_POOL_BYTES,
+-DSILERO_VAD_PLANNED_POOL_BYTES or -DSILERO_VAD_TEMP_POOL_BYTES set one by hand,
+and a size below the program's need is refused.
 
 Memory modes (runtime/README.md has the table): Shared_Sram puts the program in
 DDR and the arena in SRAM; Sram_Only both in SRAM; Dedicated_Sram* both in DDR
@@ -186,10 +190,12 @@ build_dir="${build_dir:-${CPP_REPO_ROOT}/build/${board_id}}"
 # --- Memory placement, decided like the build does (before anything slow) ---
 cpp_activate_venv
 plan_args=(-DSILERO_VAD_BOARD="${board}" -DETHOSU_TARGET_NPU_CONFIG="${target}"
-  -DMEMORY_MODE="${memory_mode}" -DSILERO_VAD_PTE="${pte}")
+  -DMEMORY_MODE="${memory_mode}" -DSILERO_VAD_PTE="${pte}"
+  -DPython3_EXECUTABLE="$(command -v python)")
 [[ -z "${npu_sram_bytes}" ]] || plan_args+=(-DSILERO_VAD_NPU_SRAM_BYTES="${npu_sram_bytes}")
+# Pool sizes given after -- (else sized from the program: pool_sizes.py).
 for arg in "${extra[@]}"; do
-  [[ "${arg}" != -DSILERO_VAD_TEMP_POOL_BYTES=* ]] || plan_args+=("${arg}")
+  [[ ! "${arg}" =~ ^-DSILERO_VAD_(METHOD|PLANNED|TEMP)_POOL_BYTES(:[A-Z]+)?= ]] || plan_args+=("${arg}")
 done
 plan_status=0
 plan_output="$(cmake "${plan_args[@]}" -P "${CPP_RUNTIME_DIR}/baremetal/plan_memory.cmake" 2>&1)" ||
@@ -210,7 +216,9 @@ if [[ ${plan_status} -ne 0 ]]; then
   cpp_die "$(cmake_messages Error | head -n 1)"
 fi
 plan="$(echo "${plan_output}" | sed -n 's/^-- //p' | tail -n 1)"
+pools="$(echo "${plan_output}" | sed -n 's/^-- pools: //p' | tail -n 1)"
 cpp_log "${target} on the ${SILERO_VAD_BOARD_TITLE} (${SILERO_VAD_BOARD_CPU}), ${system_config}"
+cpp_log "pools: ${pools}"
 cpp_log "memory: ${plan}"
 if [[ ${print_plan} -eq 1 ]]; then
   exit 0

@@ -33,7 +33,9 @@ the sources
 and npu_fast_scratch.cpp once more as built for a Dedicated_Sram program
 (-DSILERO_VAD_FAST_SCRATCH_BYTES=0x60000), checking that only that variant
 defines the Ethos-U delegate's ethosu_fast_scratch/ethosu_fast_scratch_size
-(unmangled) with its buffer in section .bss.ethosu_scratch.
+(unmangled) with its buffer in section .bss.ethosu_scratch. The pools get
+small stand-in sizes (the build sizes them from the program, pool_sizes.py),
+and main.cpp must refuse to compile without them (app_config.h has no default).
 Flags: -std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wshadow -Werror.
 
   --build-dir DIR   objects go here (default: build/cross)
@@ -88,11 +90,17 @@ sources=("${CPP_RUNTIME_DIR}"/core/*.cpp
   "${build_dir}/generated/baked_model.cpp"
   "${build_dir}/generated/baked_wav.cpp")
 
-common=(-std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wshadow -Werror -O2
+flags=(-std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wshadow -Werror -O2
   -ffunction-sections -fdata-sections
   -DC10_USING_CUSTOM_GENERATED_MACROS
   -I"${CPP_RUNTIME_DIR}/core" -I"${CPP_RUNTIME_DIR}/baremetal"
   -I"${et_dir}/include" -I"${et_dir}/include/executorch/runtime/core/portable_type/c10")
+# Stand-ins for the pool sizes the build derives from the program (a few KiB
+# for the Silero programs); the objects' sizes are read without the pools
+# (section input_data_sec and .bss.tensor_arena) anyway.
+pools=(-DSILERO_VAD_METHOD_POOL_BYTES=4096 -DSILERO_VAD_PLANNED_POOL_BYTES=4096
+  -DSILERO_VAD_TEMP_POOL_BYTES=16384)
+common=("${flags[@]}" "${pools[@]}")
 
 # check_fast_scratch NAME DEFAULT_OBJECT DEDICATED_OBJECT: the delegate's weak
 # ethosu_fast_scratch/_size must stay undefined by the application in Shared_Sram
@@ -130,11 +138,16 @@ compile_all() {
     -c "${CPP_RUNTIME_DIR}/baremetal/npu_fast_scratch.cpp" -o "${fast}" ||
     cpp_die "${name}: npu_fast_scratch.cpp (Dedicated_Sram) does not compile"
   check_fast_scratch "${name}" "${out}/npu_fast_scratch.o" "${fast}"
-  cpp_log "${name}: $((${#sources[@]} + 1)) files compiled"
-  if command -v arm-none-eabi-size >/dev/null 2>&1; then
-    arm-none-eabi-size -t "${out}"/*.o | tail -1 | awk -v n="${name}" \
-      '{printf "[cross_compile_check.sh] %s: text %d bytes, data %d, bss %d (objects, before linking)\n", n, $1, $2, $3}' >&2
+  # No pool sizes, no image: app_config.h stops the compile with its message.
+  local refused
+  if refused="$("$@" "${flags[@]}" -c "${CPP_RUNTIME_DIR}/baremetal/main.cpp" -o "${out}/no_pools.o" 2>&1)"; then
+    cpp_die "${name}: main.cpp compiles without the pool sizes (app_config.h must refuse)"
   fi
+  grep -q 'Pool sizes not set' <<<"${refused}" ||
+    cpp_die "${name}: main.cpp without pool sizes fails, but not with app_config.h's message: ${refused}"
+  cpp_log "${name}: $((${#sources[@]} + 1)) files compiled"
+  # Our code and data (object_sizes.py: without the baked program and the pools).
+  cpp_log "$(python3 "${CPP_RUNTIME_DIR}/baremetal/object_sizes.py" "${out}")"
 }
 
 clang_newlib=(-nostdlibinc -isystem "${cxx_inc}" -isystem "${multilib}" -isystem "${newlib}")

@@ -60,6 +60,18 @@ def _fake_program(
     return path
 
 
+# A fake program has no memory plan for pool_sizes.py to read, so the tests give the pools
+# (after --, as CMake settings); the temporary pool at 1 MiB, which the SSE-300's SRAM has
+# to hold beside the program in Sram_Only.
+def _fake_pools(temp: str = "0x100000") -> tuple[str, ...]:
+    return (
+        "--",
+        "-DSILERO_VAD_METHOD_POOL_BYTES=4096",
+        "-DSILERO_VAD_PLANNED_POOL_BYTES=4096",
+        f"-DSILERO_VAD_TEMP_POOL_BYTES={temp}",
+    )
+
+
 def _run(
     script: Path, *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
@@ -97,7 +109,9 @@ def test_build_places_release_default_mode(target: str, tmp_path: Path) -> None:
     flags = _vela_flags(EthosUCompileSpec(target))
     mode, system_config = flags["memory-mode"], flags["system-config"]
     program = _fake_program(tmp_path / "p.pte", target, system_config, mode)
-    result = _run(BUILD, "--pte", str(program), "--print-plan", env=_env_without_checkout())
+    result = _run(
+        BUILD, "--pte", str(program), "--print-plan", *_fake_pools(), env=_env_without_checkout()
+    )
     assert result.returncode == 0, result.stderr
     board = BOARD_OF[target.rsplit("-", 1)[0]]
     assert f"{target} on the {board}" in result.stderr
@@ -112,7 +126,9 @@ def test_build_places_release_default_mode(target: str, tmp_path: Path) -> None:
 )
 def test_build_places_every_mode(target: str, mode: str, tmp_path: Path) -> None:
     program = _fake_program(tmp_path / "p.pte", target, "Any_System", mode)
-    result = _run(BUILD, "--pte", str(program), "--print-plan", env=_env_without_checkout())
+    result = _run(
+        BUILD, "--pte", str(program), "--print-plan", *_fake_pools(), env=_env_without_checkout()
+    )
     assert result.returncode == 0, result.stderr
     assert PLACEMENT[mode] in result.stderr
 
@@ -121,7 +137,9 @@ def test_build_refuses_dedicated_sram_u55(tmp_path: Path) -> None:
     program = _fake_program(
         tmp_path / "p.pte", "ethos-u55-128", "Ethos_U55_High_End_Embedded", "Dedicated_Sram_384KB"
     )
-    result = _run(BUILD, "--pte", str(program), "--print-plan", env=_env_without_checkout())
+    result = _run(
+        BUILD, "--pte", str(program), "--print-plan", *_fake_pools(), env=_env_without_checkout()
+    )
     assert result.returncode == 1
     assert "cannot be placed for the Ethos-U55: it has no cache region" in result.stderr
     assert "memory:" not in result.stderr
@@ -136,7 +154,9 @@ def test_build_refuses_sram_only_larger_than_sram_u55(tmp_path: Path) -> None:
         "Sram_Only",
         size=1200 * 1024,
     )
-    result = _run(BUILD, "--pte", str(program), "--print-plan", env=_env_without_checkout())
+    result = _run(
+        BUILD, "--pte", str(program), "--print-plan", *_fake_pools(), env=_env_without_checkout()
+    )
     assert result.returncode == 1
     assert "Sram_Only cannot be placed on the corstone-300" in result.stderr
     assert "program 1200 KiB + temporary pool 1024 KiB = 2224 KiB in SRAM" in result.stderr
@@ -147,8 +167,7 @@ def test_build_refuses_sram_only_larger_than_sram_u55(tmp_path: Path) -> None:
         "--pte",
         str(program),
         "--print-plan",
-        "--",
-        "-DSILERO_VAD_TEMP_POOL_BYTES=0x80000",
+        *_fake_pools(temp="0x80000"),
         env=_env_without_checkout(),
     )
     assert smaller.returncode == 0, smaller.stderr
@@ -204,11 +223,15 @@ def test_build_checks_vela_cache_use_from_report_u65(tmp_path: Path) -> None:
         "pte": "p.pte",
     }
     report.write_text(json.dumps({**fields, "vela": {"sram_kib": 10.05}}))
-    fits = _run(BUILD, "--report", str(report), "--print-plan", env=_env_without_checkout())
+    fits = _run(
+        BUILD, "--report", str(report), "--print-plan", *_fake_pools(), env=_env_without_checkout()
+    )
     assert fits.returncode == 0, fits.stderr
     assert PLACEMENT["Dedicated_Sram_384KB"] in fits.stderr
     report.write_text(json.dumps({**fields, "vela": {"sram_kib": 500.0}}))
-    too_big = _run(BUILD, "--report", str(report), "--print-plan", env=_env_without_checkout())
+    too_big = _run(
+        BUILD, "--report", str(report), "--print-plan", *_fake_pools(), env=_env_without_checkout()
+    )
     assert too_big.returncode == 1
     assert "uses 500 KiB of SRAM cache, more than the 384 KiB fast scratch" in too_big.stderr
 
@@ -238,6 +261,7 @@ def test_build_stops_naming_the_missing_checkout_u65(
         str(validation_wavs[0]),
         "--build-dir",
         str(build_dir),
+        *_fake_pools(),
         env=_env_without_checkout(),
     )
     assert result.returncode == 1

@@ -74,7 +74,8 @@ bool split_option(
   *value = nullptr;
   // Flags take no value; everything else takes the next argument.
   if (std::strcmp(arg, "--timing") == 0 || std::strcmp(arg, "--help") == 0 ||
-      std::strcmp(arg, "-h") == 0 || std::strcmp(arg, "--show-release") == 0) {
+      std::strcmp(arg, "-h") == 0 || std::strcmp(arg, "--show-release") == 0 ||
+      std::strcmp(arg, "--pool-usage") == 0) {
     return true;
   }
   if (*index + 1 < argc) {

@@ -92,6 +92,11 @@ void print_help() {
       "                      one per frame\n"
       "  --timing            print the time per frame of the model step on "
       "stderr\n"
+      "  --pool-usage        print on stderr the bytes the loaded method "
+      "takes\n"
+      "                      from the method and planned pools (the "
+      "bare-metal\n"
+      "                      image's pools: baremetal/pool_sizes.py)\n"
       "  -h, --help          this text\n"
       "\n"
       "%s",
@@ -258,6 +263,7 @@ int main(int argc, char** argv) {
   const char* wav_path = nullptr;
   const char* probs_path = nullptr;
   bool timing = false;
+  bool pool_usage = false;
 
   // Parse everything first; the reporter needs the final threshold.
   Status usage;
@@ -274,6 +280,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (std::strcmp(name, "--timing") == 0) {
       timing = true;
+    } else if (std::strcmp(name, "--pool-usage") == 0) {
+      pool_usage = true;
     } else if (std::strcmp(name, "--model") == 0) {
       model_path = value;
     } else if (std::strcmp(name, "--wav") == 0) {
@@ -344,6 +352,12 @@ int main(int argc, char** argv) {
                       {g_temp_pool, sizeof(g_temp_pool)});
   if (!status.ok()) {
     return fail(reporter, status, kExitError);
+  }
+  if (pool_usage) {
+    std::fprintf(stderr,
+                 "POOLS method_used=%zu planned=%zu\n",
+                 model.method_pool_used(),
+                 model.planned_memory_bytes());
   }
 
   // The audio: a whole file in memory, or a stream decoded as it arrives.

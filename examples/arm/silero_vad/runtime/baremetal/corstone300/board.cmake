@@ -15,6 +15,4 @@ set(SILERO_VAD_BOARD_LINKER_SCRIPT Corstone-300.ld)
 # SRAM behind the NPU's AXI0 port: 2 MiB at 0x31000000 (ExecuTorch's
 # Corstone-300.ld). Code runs from ITCM, data from DTCM, DDR at 0x70000000.
 set(SILERO_VAD_BOARD_SRAM_BYTES 0x200000)
-# Temporary pool (kernel scratch and the Ethos-U delegate's Vela arena): 1 MiB,
-# so that with Sram_Only the program (about 0.3 MiB) fits in SRAM beside it.
-set(SILERO_VAD_BOARD_TEMP_POOL_BYTES 0x100000)
+# The pools are sized from the program (../program_pools.cmake), not per board.

@@ -15,5 +15,4 @@ set(SILERO_VAD_BOARD_LINKER_SCRIPT Corstone-320.ld)
 # SRAM behind the NPU's SRAM port: 4 MiB at 0x31000000 (ExecuTorch's
 # Corstone-320.ld). Code and data run from BRAM (2 MiB), DDR at 0x70000000.
 set(SILERO_VAD_BOARD_SRAM_BYTES 0x400000)
-# Temporary pool (kernel scratch and the Ethos-U delegate's Vela arena).
-set(SILERO_VAD_BOARD_TEMP_POOL_BYTES 0x200000)
+# The pools are sized from the program (../program_pools.cmake), not per board.
