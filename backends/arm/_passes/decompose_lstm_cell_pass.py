@@ -29,16 +29,6 @@ class DecomposeLstmCellPass(ArmPass):
     new state get their own observer. Supports any input rank (``nn.LSTMCell`` given an
     unbatched ``(I,)`` input exports as unsqueeze + batched cell), with or without biases,
     and outputs read through ``getitem`` with index 0, 1, -2 or -1.
-
-    With ``fuse_gate_products``, a cell whose weights and biases are constant attributes of
-    the module (the graph the quantizer sees) gets one product instead of two:
-
-        gates = linear(cat([x, h]), [W_ih W_hh], b_ih + b_hh)
-
-    the same function with one weight stream and one set of per-channel scales: on
-    Ethos-U85 a one-row product's time follows its weights and its output channels, so one
-    product over both inputs costs less than two. x and h then share that product's input
-    quantization. Cells with other weights (graph inputs) keep two products.
     """
 
     _passes_required_after: set[type[ExportPass]] = set()
@@ -46,16 +36,11 @@ class DecomposeLstmCellPass(ArmPass):
     _TARGET = torch.ops.aten.lstm_cell.default
 
     _linear = torch.ops.aten.linear.default
-    _cat = torch.ops.aten.cat.default
     _add = torch.ops.aten.add.Tensor
     _mul = torch.ops.aten.mul.Tensor
     _slice = torch.ops.aten.slice.Tensor
     _sigmoid = torch.ops.aten.sigmoid.default
     _tanh = torch.ops.aten.tanh.default
-
-    def __init__(self, fuse_gate_products: bool = False, tfa_pass: bool = False) -> None:
-        super().__init__(tfa_pass=tfa_pass)
-        self.fuse_gate_products = fuse_gate_products
 
     def call(self, graph_module: torch.fx.GraphModule) -> PassResult:
         graph = graph_module.graph
@@ -89,24 +74,15 @@ class DecomposeLstmCellPass(ArmPass):
             mark_created_by(created, self)
             return created
 
-        constants = (w_ih, w_hh, *(b for b in (b_ih, b_hh) if b is not None))
-        if self.fuse_gate_products and all(p.op == "get_attr" for p in constants):
-            weight, bias = self._fused_weight_and_bias(graph_module, node, w_ih, w_hh, b_ih, b_hh)
-            gates = op(self._linear, op(self._cat, [x, h], feature_dim), weight, bias)
+        gates_x = op(self._linear, x, w_ih, b_ih)
+        gates_h = op(self._linear, h, w_hh, b_hh)
 
-            def pre_activation(start: int, end: int) -> torch.fx.Node:
-                return op(self._slice, gates, feature_dim, start, end)
-
-        else:
-            gates_x = op(self._linear, x, w_ih, b_ih)
-            gates_h = op(self._linear, h, w_hh, b_hh)
-
-            def pre_activation(start: int, end: int) -> torch.fx.Node:
-                return op(
-                    self._add,
-                    op(self._slice, gates_x, feature_dim, start, end),
-                    op(self._slice, gates_h, feature_dim, start, end),
-                )
+        def pre_activation(start: int, end: int) -> torch.fx.Node:
+            return op(
+                self._add,
+                op(self._slice, gates_x, feature_dim, start, end),
+                op(self._slice, gates_h, feature_dim, start, end),
+            )
 
         def gate(index: int, activation) -> torch.fx.Node:
             return op(activation, pre_activation(index * hidden, (index + 1) * hidden))
@@ -121,30 +97,6 @@ class DecomposeLstmCellPass(ArmPass):
         )
         h_next = op(self._mul, output_gate, op(self._tanh, c_next))
         return h_next, c_next
-
-    @staticmethod
-    def _fused_weight_and_bias(
-        graph_module: torch.fx.GraphModule,
-        node: torch.fx.Node,
-        w_ih: torch.fx.Node,
-        w_hh: torch.fx.Node,
-        b_ih: torch.fx.Node | None,
-        b_hh: torch.fx.Node | None,
-    ) -> tuple[torch.fx.Node, torch.fx.Node | None]:
-        """``[W_ih W_hh]`` and ``b_ih + b_hh`` as new constant attributes of the module."""
-
-        def value(attribute: torch.fx.Node) -> torch.Tensor:
-            return operator.attrgetter(str(attribute.target))(graph_module).detach()
-
-        def constant(suffix: str, tensor: torch.Tensor) -> torch.fx.Node:
-            name = f"{node.name}_fused_gate_{suffix}"
-            graph_module.register_buffer(name, tensor.contiguous())
-            return graph_module.graph.get_attr(name)
-
-        weight = constant("weight", torch.cat([value(w_ih), value(w_hh)], dim=1))
-        biases = [value(b) for b in (b_ih, b_hh) if b is not None]
-        bias = constant("bias", torch.stack(biases).sum(dim=0)) if biases else None
-        return weight, bias
 
     @staticmethod
     def _replace_outputs(

@@ -13,7 +13,6 @@ from executorch.backends.arm.ethosu import EthosUCompileSpec
 from executorch.backends.arm.quantizer.arm_quantizer import EthosUQuantizer, TOSAQuantizer
 from torchao.quantization.pt2e.quantizer import (
     QuantizationSpec,
-    QuantizationSpecBase,
     SharedQuantizationSpec,
 )
 
@@ -25,16 +24,11 @@ from backends.arm._passes.stateful_arm_pass_manager import use_stateful_arm_pass
 
 @dataclass(frozen=True)
 class LstmGateProductSpec:
-    """How the LSTM cell's gate products are quantized and arranged.
-
-    ``input_activation`` and ``weight``: the products' input and weight specs, when they
-    differ from the global config (None: the global one). ``fused``: one product over
-    ``cat([x, h])`` instead of one for x and one for h (``DecomposeLstmCellPass``).
-    """
+    """How the LSTM cell's gate products are quantized: their input and weight specs, when
+    they differ from the global config (None: the global one)."""
 
     input_activation: QuantizationSpec | None = None
     weight: QuantizationSpec | None = None
-    fused: bool = False
 
 
 class StatefulTOSAQuantizer(TOSAQuantizer):
@@ -53,7 +47,7 @@ class StatefulTOSAQuantizer(TOSAQuantizer):
     ``lstm_gate_products`` (``LstmGateProductSpec``) can quantize the inputs (the cell
     input and the hidden state, as they enter them) and the weights of the cell's gate
     products with their own specs instead of the global config, which everything else
-    keeps, and can fuse the two products into one. A one-row product streams each weight
+    keeps. A one-row product streams each weight
     once per step: Vela's Ethos-U85 cost for it follows the input width (8-bit inputs
     halve it), the bytes of weights read from memory and the number of output channels,
     while the gate pre-activations, the nonlinearities and the state can keep 16 bits.
@@ -68,7 +62,7 @@ class StatefulTOSAQuantizer(TOSAQuantizer):
         self.lstm_gate_products = lstm_gate_products or LstmGateProductSpec()
 
     def transform_for_annotation(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
-        decompose = DecomposeLstmCellPass(self.lstm_gate_products.fused, tfa_pass=True)
+        decompose = DecomposeLstmCellPass(tfa_pass=True)
         model = PreserveMutableBuffersPass(decompose)(model).graph_module
         with use_stateful_arm_pass_manager():
             return super().transform_for_annotation(model)
@@ -83,14 +77,11 @@ class StatefulTOSAQuantizer(TOSAQuantizer):
             for index, spec in overrides.items():
                 if spec is not None:
                     input_qspecs[node.args[index]] = spec
-            product_input = node.args[0]
-            if product_input.target == DecomposeLstmCellPass._cat:
-                _annotate_gate_concat(product_input, input_qspecs[product_input])
         return model
 
 
 class StatefulEthosUQuantizer(StatefulTOSAQuantizer, EthosUQuantizer):
-    """``StatefulTOSAQuantizer`` for an Ethos-U compile spec: what the example exports with.
+    """``StatefulTOSAQuantizer`` for an Ethos-U compile spec.
 
     ``EthosUQuantizer`` only narrows ``TOSAQuantizer`` to Ethos-U compile specs, so the
     stateful behaviour is all ``StatefulTOSAQuantizer``'s.
@@ -110,11 +101,11 @@ _DEQUANTIZE = torch.ops.quantized_decomposed.dequantize_per_tensor.default
 def _share_explicit_dequantize_readers(model: torch.fx.GraphModule) -> None:
     """Every reader of a tensor the model dequantizes itself shares the first reader's spec.
 
-    The model reads its integer inputs (the PCM frame, the state) through explicit
-    dequantize nodes, which the release leaves unannotated and whose readers it annotates
-    one by one. One tensor then gets several input specs, some shared with a sibling's,
-    and torchao's union-find can make a shared spec the root of its own group: prepare_pt2e
-    recurses forever (seen with the PCM frame read by three slices, one feeding the
+    A model reads its integer inputs and integer state through explicit dequantize nodes,
+    which the release leaves unannotated and whose readers it annotates one by one. One
+    tensor then gets several input specs, some shared with a sibling's, and torchao's
+    union-find can make a shared spec the root of its own group: prepare_pt2e recurses
+    forever (seen with an integer input read by three slices, one feeding an
     exchange-matrix reversal). It is one tensor, so one observer is also the right answer.
     """
     for dequantize in model.graph.find_nodes(op="call_function", target=_DEQUANTIZE):
@@ -126,24 +117,6 @@ def _share_explicit_dequantize_readers(model: torch.fx.GraphModule) -> None:
 def _input_specs(node: torch.fx.Node) -> dict:
     annotation = node.meta.get("quantization_annotation")
     return annotation.input_qspec_map if annotation is not None else {}
-
-
-def _annotate_gate_concat(concat: torch.fx.Node, spec: QuantizationSpecBase) -> None:
-    """A fused gate product's ``cat([x, h])`` gets the product's input range, shared by x and h.
-
-    The release annotates a concat as sharing the range of its first input's producer: here
-    that would stretch the range of the ReLU before the cell over h's negative values, and a
-    conv + ReLU whose output no longer starts at zero stays on the CPU. Both inputs are
-    rescaled into the concat's own range instead.
-    """
-    annotation = concat.meta.get("quantization_annotation")
-    if annotation is None:
-        return
-    first, *others = concat.args[0]
-    shared = SharedQuantizationSpec((first, concat))
-    annotation.input_qspec_map = {first: spec, **{other: shared for other in others}}
-    annotation.output_qspec = shared
-    annotation.allow_implicit_sharing = False
 
 
 def lstm_gate_product_nodes(graph_module: torch.fx.GraphModule) -> list[torch.fx.Node]:

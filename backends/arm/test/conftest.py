@@ -100,24 +100,6 @@ def silero_u85_export(
 
 
 @pytest.fixture(scope="session")
-def silero_u85_int8_export(
-    tmp_path_factory: pytest.TempPathFactory,
-    calibration_wavs: list[Path],
-    validation_wavs: list[Path],
-) -> ExportResult:
-    """The framed model with the sqrt magnitude, int8 activations and state: bit exact on
-    the twin (int8 tables are exact, int16 tables interpolate; the polygon's max/min
-    requantize their inputs, which TOSA rounds differently from PyTorch). Float audio
-    input, quantized on the CPU alike for both (the NPU's fixed-point rescale of int16 PCM
-    rounds a sample differently from PyTorch now and then). Two validation clips, so the
-    twin's stream boundary (state back to zero) is crossed."""
-    model = ModelConfig(magnitude="sqrt", activations="int8", state_dtype="int8")
-    return _session_export(
-        tmp_path_factory, "silero_u85_int8", calibration_wavs, validation_wavs[:2], model, "float"
-    )
-
-
-@pytest.fixture(scope="session")
 def silero_cpu_export(
     tmp_path_factory: pytest.TempPathFactory,
     calibration_wavs: list[Path],

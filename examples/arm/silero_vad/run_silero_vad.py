@@ -16,6 +16,13 @@ plot per clip (``plots/<clip>.png``). Prints the accuracy table.
 
 from __future__ import annotations
 
+if __name__ == "__main__":
+    # Run as a command: before torch loads, hide the known third-party messages that are
+    # not about this run. Only here: importing this module installs nothing.
+    from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
+
+    silence_known_third_party_noise()
+
 import argparse
 import configparser
 import contextlib
@@ -56,20 +63,6 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     write_report,
 )
 from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE, SAMPLE_RATES
-from examples.arm.silero_vad.model_export.framed_stft import MAGNITUDES
-from examples.arm.silero_vad.model_export.model_config import (
-    ACTIVATIONS,
-    DEFAULT_CONFIG,
-    FRONT_ENDS,
-    INT16_MODULES,
-    LSTM_GATE_PRODUCTS,
-    LSTM_GATE_WEIGHTS,
-    SQRT_MAGNITUDE_LEVELS,
-    STATE_DTYPES,
-    WEIGHT_ROUNDINGS,
-    WEIGHTS,
-    ModelConfig,
-)
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     AUDIO_INPUTS,
     DEFAULT_AUDIO_INPUT,
@@ -172,99 +165,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         f"one of {', '.join(condition_choices())})",
     )
     parser.add_argument("--output-dir", type=Path, default=Path("out/silero_vad"))
-    model = parser.add_argument_group(
-        "model arrangement and precision (defaults: the accurate configuration; "
-        "--front-end conv --activations int8 --state-dtype int8 is the plain recipe)"
-    )
-    model.add_argument("--front-end", choices=FRONT_ENDS, default=DEFAULT_CONFIG.front_end)
-    model.add_argument(
-        "--magnitude",
-        choices=MAGNITUDES,
-        help="framed front end's magnitude: 'polygon' (16-gon, within 0.97 %%, default) or "
-        "'sqrt' (exact; the conv front end has only this one)",
-    )
-    model.add_argument(
-        "--magnitude-levels",
-        type=_levels,
-        default=(),
-        help="comma-separated clamp levels of the sqrt magnitude, e.g. "
-        f"{','.join(map(str, SQRT_MAGNITUDE_LEVELS))} (default: none)",
-    )
-    model.add_argument(
-        "--activations",
-        choices=ACTIVATIONS,
-        default=DEFAULT_CONFIG.activations,
-        help="int16 (a16w8) or int8 (a8w8) activations",
-    )
-    model.add_argument(
-        "--lstm-gate-inputs",
-        choices=ACTIVATIONS,
-        default=DEFAULT_CONFIG.lstm_gate_inputs,
-        help="width of the LSTM gate products' inputs: int8 (default; half the products' "
-        "NPU time, measured at the same accuracy) or int16 (as the other activations)",
-    )
-    model.add_argument(
-        "--weights",
-        choices=WEIGHTS,
-        default=DEFAULT_CONFIG.weights,
-        help="int8, or int4: half the weight traffic, but without quantization-aware "
-        "training it costs accuracy",
-    )
-    model.add_argument(
-        "--lstm-gate-weights",
-        choices=LSTM_GATE_WEIGHTS,
-        help="LSTM gate weights, at most as wide as --weights: int8, int6 (-31..31 stored "
-        "as int8, which Vela's weight codec streams in about 6 bits), or int4 (with int8 "
-        "gate inputs); default: int8 where every weight sits in SRAM (Sram_Only, cpu), "
-        "int6 where weights stream from DRAM or flash",
-    )
-    model.add_argument(
-        "--lstm-gate-products",
-        choices=LSTM_GATE_PRODUCTS,
-        default=DEFAULT_CONFIG.lstm_gate_products,
-        help="split (default): one product for the cell input and one for the hidden state; "
-        "fused: one over both (fewer NPU cycles; with --activations int8 only)",
-    )
-    model.add_argument("--state-dtype", choices=STATE_DTYPES, default=DEFAULT_CONFIG.state_dtype)
-    model.add_argument(
-        "--int16-modules",
-        type=_names,
-        default=DEFAULT_CONFIG.int16_modules,
-        help="with --activations int8: comma-separated submodules kept at a16w8, among "
-        f"{','.join(INT16_MODULES)} ('none': none)",
-    )
-    model.add_argument(
-        "--range-overdrive-db",
-        type=_overdrive,
-        default=DEFAULT_CONFIG.range_overdrive_db,
-        help="also calibrate the activation ranges on each calibration clip taken to the "
-        "int16 full scale and this many dB further into clipping, so loud input does not "
-        f"saturate them; 'none': the clips as recorded only (default: "
-        f"{DEFAULT_CONFIG.range_overdrive_db:g})",
-    )
-    model.add_argument(
-        "--weight-rounding",
-        choices=WEIGHT_ROUNDINGS,
-        default=DEFAULT_CONFIG.weight_rounding,
-        help="gptq (default): weights rounded with their layers' inputs at every level in "
-        "mind and biases corrected; nearest: each weight to its nearest step",
-    )
-    args = parser.parse_args(argv)
-    try:
-        model_config(args)
-    except ValueError as error:
-        parser.error(str(error))
-    return args
-
-
-def _levels(text: str) -> tuple[float, ...]:
-    if text == "none":
-        return ()
-    try:
-        levels = tuple(float(part) for part in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected numbers like 1.2,0.25") from None
-    return levels  # ModelConfig checks them (parse_args reports its errors)
+    return parser.parse_args(argv)
 
 
 def _conditions(text: str) -> list[str]:
@@ -274,39 +175,6 @@ def _conditions(text: str) -> list[str]:
         return expand_conditions([name for name in text.split(",") if name])
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _overdrive(text: str) -> float | None:
-    if text == "none":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected dB (e.g. 10) or 'none'") from None
-    if not 0.0 <= value <= 40.0:
-        raise argparse.ArgumentTypeError(f"{text} dB: expected 0 to 40")
-    return value
-
-
-def _names(text: str) -> tuple[str, ...]:
-    return () if text == "none" else tuple(name for name in text.split(",") if name)
-
-
-def model_config(args: argparse.Namespace) -> ModelConfig:
-    return ModelConfig(
-        front_end=args.front_end,
-        magnitude=args.magnitude,
-        magnitude_levels=args.magnitude_levels,
-        activations=args.activations,
-        lstm_gate_inputs=args.lstm_gate_inputs,
-        weights=args.weights,
-        lstm_gate_weights=args.lstm_gate_weights,
-        lstm_gate_products=args.lstm_gate_products,
-        state_dtype=args.state_dtype,
-        int16_modules=args.int16_modules,
-        range_overdrive_db=args.range_overdrive_db,
-        weight_rounding=args.weight_rounding,
-    )
 
 
 def _vela_sections(prefix: str) -> list[str]:
@@ -490,7 +358,6 @@ def main(argv: list[str] | None = None) -> int:
             target=args.target,
             system_config=args.system_config,
             memory_mode=args.memory_mode,
-            model=model_config(args),
             sample_rate=args.sample_rate,
             audio_input=args.audio_input,
         )

@@ -160,7 +160,7 @@ def test_constant_observers_look_once(
     streams = _short(all_streams[:1], 4)
     config = DEFAULT_CONFIG.for_memory_mode("Sram_Only")
     stateful = StatefulSileroVAD(
-        build_float_model(config), calibrate_state_quantization(eager_silero, streams)
+        build_float_model(), calibrate_state_quantization(eager_silero, streams)
     )
     seen: dict[str, int] = {}
 
@@ -186,7 +186,7 @@ def test_constant_observers_look_once(
         example_inputs(),
         calibrate,
         make_compile_spec("ethos-u85-256", None, None, None),
-        quantization_config(config),
+        quantization_config(),
         lstm_gate_product_spec(config),
     )
     assert seen and set(seen.values()) == {1}

@@ -65,8 +65,8 @@ def test_gptq_keeps_the_grid_and_each_channels_largest_weight() -> None:
 def test_round_weights_lands_on_the_quantizers_grid(short_calibration: list[AudioStream]) -> None:
     """The quantizer re-derives the same per-channel scales from the rounded weights, and
     each rounded weight is an exact multiple of its scale: quantizing changes nothing."""
-    model = build_float_model(CONFIG)
-    weight_spec, gate_spec = quantization_config(CONFIG).weight, gate_weight_spec(CONFIG)
+    model = build_float_model()
+    weight_spec, gate_spec = quantization_config().weight, gate_weight_spec(CONFIG)
     before = {
         id(layer.weight): channel_scales(layer.weight, layer.spec)
         for layer in rounded_layers(
@@ -90,8 +90,8 @@ def test_gptq_beats_nearest_rounding_on_the_layers_inputs(
     """Output error over the layers' calibration inputs, GPTQ / nearest rounding, measured
     per layer (STFT products, 4 convs, 2 gate products, head): 0.19, 0.23, 0.055, 0.11,
     0.057, 0.23, 0.20, 0.14, 0.057. Bound: every layer at least 2x better."""
-    model = build_float_model(CONFIG)
-    weight_spec, gate_spec = quantization_config(CONFIG).weight, gate_weight_spec(CONFIG)
+    model = build_float_model()
+    weight_spec, gate_spec = quantization_config().weight, gate_weight_spec(CONFIG)
     moments = layer_input_moments(model, calibration)
     for layer in rounded_layers(model, moments, weight_spec, gate_spec):
         weight = layer.weight.detach().reshape(layer.weight.shape[0], -1).to(torch.float64)
@@ -104,9 +104,9 @@ def test_gptq_beats_nearest_rounding_on_the_layers_inputs(
 
 
 def test_bias_absorbs_the_mean_output_error(short_calibration: list[AudioStream]) -> None:
-    model = build_float_model(CONFIG)
-    original = build_float_model(CONFIG)
-    weight_spec, gate_spec = quantization_config(CONFIG).weight, gate_weight_spec(CONFIG)
+    model = build_float_model()
+    original = build_float_model()
+    weight_spec, gate_spec = quantization_config().weight, gate_weight_spec(CONFIG)
     moments = layer_input_moments(original, short_calibration)
     round_weights(model, short_calibration, weight_spec, gate_spec)
     pairs = zip(

@@ -160,9 +160,9 @@ def _silero_model(
     float_model = SileroVAD.from_silero_package(case.sample_rate)
     memory_mode = default_vela_settings(target).memory_mode if target else None
     config = DEFAULT_CONFIG.for_memory_mode(memory_mode)
-    state = calibrate_state_quantization(float_model, [calibration], config.state_dtype)
+    state = calibrate_state_quantization(float_model, [calibration])
     reversal = reversal_for(target) if target else "flip"
-    arranged = build_float_model(config, case.sample_rate, reversal)
+    arranged = build_float_model(case.sample_rate, reversal)
     module = StatefulSileroVAD(arranged, state).eval()
     frames = [(torch.from_numpy(frame).unsqueeze(0),) for frame in calibration.frames]
     return SileroModel(module, frames, case, config)
@@ -173,7 +173,7 @@ def _customize(pipeline: BasePipeline, silero: SileroModel) -> None:
     geometry = silero.module.model.geometry
     use_stateful_pieces(
         pipeline,
-        quantization_config(silero.config),
+        quantization_config(),
         silero.frames,
         [STATE_BUFFER],
         lstm_gate_product_spec(silero.config),

@@ -77,9 +77,8 @@ test_cases = {
 }
 
 
-@pytest.mark.parametrize("fuse", [False, True], ids=["split", "fused"])
 @pytest.mark.parametrize("case", test_cases.values(), ids=test_cases.keys())
-def test_decompose_lstm_cell_equals_nn_lstm_cell_tosa(case, fuse: bool) -> None:
+def test_decompose_lstm_cell_equals_nn_lstm_cell_tosa(case) -> None:
     batch, h_index, c_index, bias = case
     torch.manual_seed(0)
     model = CellReadByIndex(h_index, c_index, bias).eval()
@@ -89,37 +88,19 @@ def test_decompose_lstm_cell_equals_nn_lstm_cell_tosa(case, fuse: bool) -> None:
         op="call_function", target=torch.ops.aten.lstm_cell.default
     )
 
-    result = DecomposeLstmCellPass(fuse_gate_products=fuse, tfa_pass=True)(graph_module)
+    result = DecomposeLstmCellPass(tfa_pass=True)(graph_module)
 
     assert result.modified
     decomposed = result.graph_module
     targets = {node.target for node in decomposed.graph.nodes if node.op == "call_function"}
     assert torch.ops.aten.lstm_cell.default not in targets
     assert {torch.ops.aten.linear.default, torch.ops.aten.sigmoid.default} <= targets
-    assert len(lstm_gate_product_nodes(decomposed)) == (1 if fuse else 2)
-    assert (torch.ops.aten.cat.default in targets) == fuse
+    assert len(lstm_gate_product_nodes(decomposed)) == 2
     expected = model(*inputs)
     actual = decomposed(*inputs)
     for want, got in zip(expected, actual, strict=True):
         assert got.shape == want.shape
         torch.testing.assert_close(got, want, atol=1e-6, rtol=1e-6)
-
-
-def test_fused_gate_products_need_constant_weights_tosa() -> None:
-    """In an ExportedProgram's graph the weights are inputs: the pass keeps two products."""
-    model = CellReadByIndex(0, 1).eval()
-    inputs = (torch.randn(2, INPUT), torch.randn(2, HIDDEN), torch.randn(2, HIDDEN))
-    graph_module = torch.export.export(model, inputs).graph_module
-    weights = [
-        node
-        for node in graph_module.graph.nodes
-        if node.op == "placeholder" and "cell" in node.name
-    ]
-    assert len(weights) == 4
-
-    decomposed = DecomposeLstmCellPass(fuse_gate_products=True)(graph_module).graph_module
-
-    assert len(lstm_gate_product_nodes(decomposed)) == 2
 
 
 def test_decompose_lstm_cell_rejects_out_of_range_index_tosa() -> None:
@@ -165,7 +146,6 @@ class GateProductCase:
 
     config: QuantizationConfig
     gate_products: LstmGateProductSpec
-    products: int  # gate products (linear) the pass creates: 2 split, 1 fused
     gate_input_dtype: torch.dtype  # what the gate products read
     other_input_dtype: torch.dtype  # what the encoder and head read
     tosa_extensions: tuple[str, ...] = ()
@@ -175,25 +155,15 @@ _INT8_ACTIVATION = get_symmetric_quantization_config().input_activation
 
 test_data_suite = {
     "int8": GateProductCase(
-        get_symmetric_quantization_config(), LstmGateProductSpec(), 2, torch.int8, torch.int8
+        get_symmetric_quantization_config(), LstmGateProductSpec(), torch.int8, torch.int8
     ),
     # The example's arithmetic: a16w8, except 8-bit inputs for the gate products.
     "a16w8_int8_gate_inputs": GateProductCase(
         get_symmetric_a16w8_quantization_config(),
         LstmGateProductSpec(_INT8_ACTIVATION),
-        2,
         torch.int8,
         torch.int16,
         ("int16",),
-    ),
-    # One product over cat([x, h]); the ReLU before the cell keeps its own range, so the
-    # whole model still lowers.
-    "fused": GateProductCase(
-        get_symmetric_quantization_config(),
-        LstmGateProductSpec(fused=True),
-        1,
-        torch.int8,
-        torch.int8,
     ),
 }
 
@@ -215,7 +185,7 @@ def _check_decomposed_cell(pipeline: BasePipeline, case: GateProductCase) -> Non
             op="call_function", target=torch.ops.aten.linear.default
         )
         gates = lstm_gate_product_nodes(quantized)
-        assert len(gates) == case.products and len(linears) == case.products + 2
+        assert len(gates) == 2 and len(linears) == 4
         assert {_input_dtype(node) for node in gates} == {case.gate_input_dtype}
         others = {_input_dtype(node) for node in linears if node not in gates}
         assert others == {case.other_input_dtype}
@@ -224,7 +194,7 @@ def _check_decomposed_cell(pipeline: BasePipeline, case: GateProductCase) -> Non
     pipeline.add_stage_after(
         "quantize",
         pipeline.tester.check_count,
-        {"torch.ops.aten.linear.default": case.products + 2, "torch.ops.aten.sigmoid.default": 4},
+        {"torch.ops.aten.linear.default": 4, "torch.ops.aten.sigmoid.default": 4},
         suffix="decomposed_cell",
     )
     pipeline.add_stage_after(
@@ -237,10 +207,9 @@ def _check_decomposed_cell(pipeline: BasePipeline, case: GateProductCase) -> Non
     )
 
 
-# On the TOSA reference model: the cases that mix ranges inside the cell (int8 gate inputs
-# among int16 activations, one input range shared by x and h); the int8 case lowers the
-# same operators as the fused one, with two products.
-tosa_test_data = {name: test_data_suite[name] for name in ("a16w8_int8_gate_inputs", "fused")}
+# On the TOSA reference model: the case that mixes ranges inside the cell (int8 gate inputs
+# among int16 activations).
+tosa_test_data = {name: test_data_suite[name] for name in ("a16w8_int8_gate_inputs",)}
 
 
 @common.parametrize("test_data", tosa_test_data)

@@ -87,7 +87,7 @@ def _frames(streams: Sequence[AudioStream]) -> int:
 
 @torch.no_grad()
 def calibrate_state_quantization(
-    model: SileroVAD, streams: Sequence[AudioStream], dtype: str = "int16"
+    model: SileroVAD, streams: Sequence[AudioStream]
 ) -> StateQuantization:
     """qparams of the state: h from its bound, c from the float model's largest |c| over
     the streams.
@@ -117,7 +117,7 @@ def calibrate_state_quantization(
             c_bound = max(c_bound, state[1].abs().max().item())
             progress.advance()
         progress.finish_clip()
-    return StateQuantization.from_bounds(H_BOUND, c_bound, dtype)
+    return StateQuantization.from_bounds(H_BOUND, c_bound)
 
 
 def _constant_observers(prepared: nn.Module) -> list[nn.Module]:

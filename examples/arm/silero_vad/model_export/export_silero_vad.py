@@ -3,7 +3,7 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Exports the stateful int8 Silero VAD and everything needed to check it.
+"""Exports the stateful quantized (a16w8) Silero VAD and everything needed to check it.
 
 Writes to the output directory: the ``.pte``; per validation clip the float model's and
 the quantized program's probabilities (float32 little-endian ``.bin``, one per frame);
@@ -49,7 +49,6 @@ from examples.arm.silero_vad.model_export.model_config import (
     build_float_model,
     gate_weight_spec,
     lstm_gate_product_spec,
-    module_quantization_configs,
     quantization_config,
 )
 from examples.arm.silero_vad.model_export.program_contract import check_program_contract
@@ -166,7 +165,7 @@ def quantize_configured(
     audio_input: str = DEFAULT_AUDIO_INPUT,
     reversal: str = "flip",
 ) -> tuple[torch.fx.GraphModule, StateQuantization]:
-    """The stateful model in ``config``'s arrangement and arithmetic, calibrated.
+    """The stateful model with ``config``'s quantization choices, calibrated.
 
     ``config`` has its gate weights chosen (``ModelConfig.for_memory_mode``). ``float_model``
     (Silero at the calibration audio's rate) sets the state's range on the calibration
@@ -174,13 +173,13 @@ def quantize_configured(
     audio at every level; the activation ranges also see it overdriven into clipping
     (``config.range_overdrive_db``).
     """
-    state_quantization = calibrate_state_quantization(float_model, calibration, config.state_dtype)
-    arranged = build_float_model(config, float_model.geometry.sample_rate, reversal)
+    state_quantization = calibrate_state_quantization(float_model, calibration)
+    arranged = build_float_model(float_model.geometry.sample_rate, reversal)
     if config.weight_rounding == "gptq":
         round_weights(
             arranged,
             rounding_streams(calibration),
-            quantization_config(config).weight,
+            quantization_config().weight,
             gate_weight_spec(config),
         )
     stateful = StatefulSileroVAD(arranged, state_quantization, audio_input)
@@ -195,9 +194,8 @@ def quantize_configured(
         stateful,
         activation_calibration,
         spec,
-        quantization_config(config),
+        quantization_config(),
         lstm_gate_product_spec(config),
-        module_quantization_configs(config),
     )
     return quantized, state_quantization
 

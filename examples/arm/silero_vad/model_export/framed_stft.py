@@ -25,18 +25,13 @@ exchange matrix of 0s and 1s: exact in int8), which every Ethos-U runs.
 
 The magnitude ``|re + i im|`` is where integers hurt: ``sqrt(re^2 + im^2)`` squares the
 spectrum, so with a per-tensor scale sized for loud speech every small power rounds to
-zero. Two ways around it:
-
-- ``"polygon"`` (the default): the largest projection of ``(|re|, |im|)`` on 16 evenly
-  spread directions, a regular 16-gon's support function, within 0.97 % of the magnitude
-  everywhere. It is linear in the spectrum (abs, max, min, scale, add: no squares, no
-  square-root table), so a small magnitude keeps the resolution of the spectrum itself,
-  and it costs the NPU a handful of elementwise operations.
-- ``"sqrt"``: the exact magnitude, optionally with levels: for each level ``a`` the
-  magnitude is also computed from ``clamp(re, -a, a)`` and ``clamp(im, -a, a)``, which get
-  their own, finer, quantization, and used where the magnitude is below ``a``. In float the
-  clamps change nothing (the same function as Silero's), but each level costs the NPU
-  about 8,000 cycles.
+zero. Here the magnitude is the largest projection of ``(|re|, |im|)`` on 16 evenly
+spread directions, a regular 16-gon's support function, within 0.97 % of the magnitude
+everywhere. It is linear in the spectrum (abs, max, min, scale, add: no squares, no
+square-root table), so a small magnitude keeps the resolution of the spectrum itself, and
+it costs the NPU a handful of elementwise operations. (The exact magnitude with clamped
+finer-quantized levels matched its accuracy at about 8,000 cycles per level: see the
+results document.)
 """
 
 from __future__ import annotations
@@ -49,7 +44,6 @@ from torch import nn
 from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry
 from examples.arm.silero_vad.model_export.silero_vad_model import StftMagnitude
 
-MAGNITUDES = ("polygon", "sqrt")
 # How the front end reverses samples: "flip" (TOSA REVERSE) or "matmul" (a product with
 # an exchange matrix, for NPUs without REVERSE: Ethos-U55).
 REVERSALS = ("flip", "matmul")
@@ -75,16 +69,6 @@ POLYGON_MAX_RELATIVE_ERROR = (1 - math.cos(_POLYGON_HALF_ANGLE)) / (
 )  # 0.0097
 
 
-def check_magnitude(magnitude: str, levels: tuple[float, ...]) -> None:
-    """Raises ValueError unless ``magnitude`` is known and ``levels`` suit it."""
-    if magnitude not in MAGNITUDES:
-        raise ValueError(f"magnitude {magnitude!r}: expected one of {', '.join(MAGNITUDES)}")
-    if levels and magnitude != "sqrt":
-        raise ValueError("magnitude levels apply to the sqrt magnitude only")
-    if not all(level > 0 for level in levels):
-        raise ValueError(f"magnitude levels {levels}: must be positive")
-
-
 def polygon_magnitude(real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
     """``|real + i imag|`` within 0.97 %, from abs, max, min, scale and add only."""
     a, b = real.abs(), imag.abs()
@@ -95,19 +79,6 @@ def polygon_magnitude(real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
     # FoldScalarMulIntoQParamsPass) without two adds of the same inputs.
     second = first * _POLYGON_SECOND_FROM_FIRST[0] + smaller * _POLYGON_SECOND_FROM_FIRST[1]
     return torch.maximum(first, second)
-
-
-def sqrt_magnitude(
-    real: torch.Tensor, imag: torch.Tensor, levels: tuple[float, ...] = ()
-) -> torch.Tensor:
-    """The exact magnitude; each level (descending) recomputes it from clamped parts."""
-    magnitude = torch.sqrt(real * real + imag * imag)
-    for level in levels:
-        small_real = torch.clamp(real, -level, level)
-        small_imag = torch.clamp(imag, -level, level)
-        small = torch.sqrt(small_real * small_real + small_imag * small_imag)
-        magnitude = torch.where(magnitude < level, small, magnitude)
-    return magnitude
 
 
 def _check_symmetry(real: torch.Tensor, imag: torch.Tensor) -> None:
@@ -143,19 +114,16 @@ class Reverse(nn.Module):
 
 
 class FramedStftMagnitude(nn.Module):
-    """``StftMagnitude`` as reshape/reverse/add, two small fully connected layers and a
-    magnitude (``"polygon"`` or ``"sqrt"`` with optional levels, see the module doc)."""
+    """``StftMagnitude`` as reshape/reverse/add, two small fully connected layers and the
+    polygon magnitude (see the module doc)."""
 
     def __init__(
         self,
         forward_basis: torch.Tensor,
         geometry: FrameGeometry,
-        magnitude: str = "polygon",
-        magnitude_levels: tuple[float, ...] = (),
         reversal: str = "flip",
     ) -> None:
         super().__init__()
-        check_magnitude(magnitude, magnitude_levels)
         bins, half = geometry.stft_bins, geometry.stft_hop
         if forward_basis.shape != (2 * bins, 1, geometry.stft_filter_length):
             raise ValueError(f"STFT basis of shape {tuple(forward_basis.shape)} for {geometry}")
@@ -165,8 +133,6 @@ class FramedStftMagnitude(nn.Module):
         real, imag = basis[:bins], basis[bins:]
         _check_symmetry(real, imag)
         self.geometry = geometry
-        self.magnitude = magnitude
-        self.magnitude_levels = tuple(sorted(magnitude_levels, reverse=True))
         # Inputs: x[n] + x[256-n] for n = 1..127, then x[128] (weight real[:, 128]).
         self.even = nn.Linear(half, bins, bias=False)
         # Inputs: x[n] - x[256-n] for n = 1..127 (imag[:, 128] is zero).
@@ -178,14 +144,8 @@ class FramedStftMagnitude(nn.Module):
         self.reverse_hops = Reverse(half, reversal)
 
     @classmethod
-    def from_stft(
-        cls,
-        stft: StftMagnitude,
-        magnitude: str = "polygon",
-        magnitude_levels: tuple[float, ...] = (),
-        reversal: str = "flip",
-    ) -> FramedStftMagnitude:
-        return cls(stft.forward_basis, stft.geometry, magnitude, magnitude_levels, reversal)
+    def from_stft(cls, stft: StftMagnitude, reversal: str = "flip") -> FramedStftMagnitude:
+        return cls(stft.forward_basis, stft.geometry, reversal)
 
     def hops(self, frame: torch.Tensor) -> torch.Tensor:
         """(5, 128) at 16 kHz: the padded frame in hops; window ``i`` is hops ``i``, ``i + 1``."""
@@ -218,9 +178,6 @@ class FramedStftMagnitude(nn.Module):
     def magnitude_of(self, real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
         """``(windows, bins)`` real and imaginary parts -> ``(1, bins, windows)`` magnitude
         (batched: ``(..., windows, bins)`` -> ``(..., bins, windows)``)."""
-        if self.magnitude == "polygon":
-            magnitude = polygon_magnitude(real, imag)
-        else:
-            magnitude = sqrt_magnitude(real, imag, self.magnitude_levels)
-        magnitude = magnitude.transpose(-2, -1)  # (129, 4): bins are the conv's channels
+        # (129, 4): bins are the conv's channels
+        magnitude = polygon_magnitude(real, imag).transpose(-2, -1)
         return magnitude.unsqueeze(0) if magnitude.dim() == 2 else magnitude

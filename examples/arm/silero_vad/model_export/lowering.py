@@ -3,7 +3,7 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""PT2E int8 quantization of the stateful model and its lowering to an ExecuTorch program.
+"""PT2E quantization of the stateful model and its lowering to an ExecuTorch program.
 
 The release's recipe (export -> prepare_pt2e -> calibrate -> convert_pt2e -> export ->
 to_edge_transform_and_lower -> to_executorch) with the stateful Arm pieces of
@@ -21,7 +21,7 @@ import contextlib
 import io
 import logging
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from pathlib import Path
 
@@ -93,12 +93,11 @@ def quantize(
     compile_spec: EthosUCompileSpec,
     config: QuantizationConfig | None = None,
     lstm_gate_products: LstmGateProductSpec | None = None,
-    module_configs: Mapping[str, QuantizationConfig] | None = None,
 ) -> torch.fx.GraphModule:
     """PT2E quantization (default int8); ``calibrate`` feeds data through the prepared model.
 
-    ``lstm_gate_products`` overrides ``config`` for the LSTM gate products, or fuses them
-    (StatefulEthosUQuantizer). ``module_configs`` overrides it for submodules by name.
+    ``lstm_gate_products`` overrides ``config`` for the LSTM gate products
+    (StatefulEthosUQuantizer).
 
     Multiplications by a positive constant end up in the scales of the products' readers
     (FoldScalarMulIntoQParamsPass): fewer NPU operators, one rounding less.
@@ -108,8 +107,6 @@ def quantize(
     graph_module = exported.module(check_guards=False)
     quantizer = StatefulEthosUQuantizer(compile_spec, lstm_gate_products)
     quantizer.set_global(config or get_symmetric_quantization_config())
-    for name, module_config in (module_configs or {}).items():
-        quantizer.set_module_name(name, module_config)
     prepared = prepare_pt2e(graph_module, quantizer)
     calibrate(prepared)
     return FoldScalarMulIntoQParamsPass()(convert_pt2e(prepared)).graph_module
@@ -121,7 +118,6 @@ def quantize_silero_vad(
     compile_spec: EthosUCompileSpec,
     config: QuantizationConfig | None = None,
     lstm_gate_products: LstmGateProductSpec | None = None,
-    module_configs: Mapping[str, QuantizationConfig] | None = None,
 ) -> torch.fx.GraphModule:
     """The stateful Silero VAD, calibrated stream by stream on real audio."""
     return quantize(
@@ -131,7 +127,6 @@ def quantize_silero_vad(
         compile_spec,
         config,
         lstm_gate_products,
-        module_configs,
     )
 
 
