@@ -9,6 +9,8 @@
 
 CPP_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 CPP_RUNTIME_DIR="${CPP_REPO_ROOT}/examples/arm/silero_vad/runtime"
+# The Python that generates the C++ tests' inputs and checks the runner.
+CPP_CHECKS_DIR="${CPP_REPO_ROOT}/examples/arm/silero_vad/verification/runtime_checks"
 
 cpp_die() {
   echo "ERROR $(basename "$0"): $*" >&2

@@ -79,7 +79,7 @@ else
   # Any bytes do for a compile check.
   printf '\0\0\0\0ET12' >"${sample_pte}"
 fi
-python "${CPP_RUNTIME_DIR}/tests/make_wav_corpus.py" --out-dir "${build_dir}/wav" >/dev/null
+python "${CPP_CHECKS_DIR}/make_wav_corpus.py" --out-dir "${build_dir}/wav" >/dev/null
 python "${CPP_RUNTIME_DIR}/baremetal/bake_arrays.py" --pte "${sample_pte}" \
   --wav "${build_dir}/wav/good/exactly_one_frame.wav" --out-dir "${build_dir}/generated" >/dev/null
 

@@ -110,7 +110,7 @@ status=0
 
 # The simulator's own messages share stdout with the UART. Keep only the
 # protocol (and 0x04) for the compare tool:
-#   python -m examples.arm.silero_vad.runtime.compare_vad_probs fvp_protocol.log REF.bin
+#   python -m examples.arm.silero_vad.verification.compare_vad_probs fvp_protocol.log REF.bin
 grep -a -E '^(PROB|SEGMENT|DONE|ERROR) ' "${log}" >"${protocol_log}" || true
 if grep -aq $'\x04' "${log}"; then
   printf '\x04' >>"${protocol_log}"

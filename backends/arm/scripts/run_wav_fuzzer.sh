@@ -95,7 +95,7 @@ if [[ ${fresh} -eq 1 ]]; then
 fi
 rm -rf "${seeds}"
 mkdir -p "${corpus}" "${artifacts}" "${seeds}"
-python "${CPP_RUNTIME_DIR}/tests/make_wav_corpus.py" --out-dir "${seeds}/wav" >/dev/null
+python "${CPP_CHECKS_DIR}/make_wav_corpus.py" --out-dir "${seeds}/wav" >/dev/null
 python - "${seeds}" <<'PY'
 import sys
 from pathlib import Path

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
-from examples.arm.silero_vad.runtime.compare_vad_probs import (
+from examples.arm.silero_vad.verification.compare_vad_probs import (
     DEFAULT_THRESHOLD,
     Comparison,
     ComparisonError,

@@ -108,7 +108,7 @@ run_silero_vad_e2e_host: for each of Silero's two models, 16 kHz and 8 kHz, expo
 quantized stateful model without a delegate (run.sh --target cpu --sample-rate R),
 runs the C++ host runner (built once; it takes the rate from the program) on every clip
 of that rate and compares its probabilities with the same .pte run by ExecuTorch's
-Python runtime (runtime/program_reference.py): max abs error <= --host-max-abs and no
+Python runtime (verification/program_reference.py): max abs error <= --host-max-abs and no
 decision flip at 0.5, for the .bin and for the serial log; the clip streamed to the
 runner's standard input (cat clip | runner --wav -) must print the same bytes as the
 file. Against the PyTorch quantized program (reference/<clip>.quantized.bin) the bound
@@ -240,7 +240,7 @@ export_model() {
 # failure the tool's whole message); the status is the tool's.
 compare() {
   local output status=0
-  output="$(python -m examples.arm.silero_vad.runtime.compare_vad_probs "$@" 2>&1)" || status=$?
+  output="$(python -m examples.arm.silero_vad.verification.compare_vad_probs "$@" 2>&1)" || status=$?
   if [[ ${status} -eq 0 ]]; then
     echo "${output}" | sed -n 's/^.* vs .*: \(frames=.*\)$/\1/p'
   else
@@ -290,7 +290,7 @@ host_e2e_model() {
 
   step=$((step + 1))
   ootb_log "[${step}/${steps}] ${label}: program reference, the .pte on ExecuTorch's Python runtime ($((SECONDS - start)) s)"
-  python -m examples.arm.silero_vad.runtime.program_reference "${pte}" "${clips[@]}" \
+  python -m examples.arm.silero_vad.verification.program_reference "${pte}" "${clips[@]}" \
     --output-dir "${dir}/program" >"${dir}/program.log" 2>&1 ||
     { tail -n 20 "${dir}/program.log" >&2; ootb_fail "the ${label} program reference failed (log: ${dir}/program.log)"; }
 

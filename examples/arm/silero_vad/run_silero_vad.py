@@ -8,8 +8,8 @@
 export -> device twin -> accuracy -> report. Exports the stateful quantized Silero VAD for
 Ethos-U (or the host CPU) from calibration clips; for Ethos-U targets runs the device
 twin (the compiled TOSA graph on the TOSA reference model, see
-``runtime/device_twin.py``) on the validation clips; measures the twin against the
-quantized program and the float model (``evaluation/accuracy.py``); and writes to the
+``verification/device_twin.py``) on the validation clips; measures the twin against the
+quantized program and the float model (``verification/accuracy.py``); and writes to the
 output directory ``report.json`` (with an ``accuracy`` section), ``report.md`` and one
 plot per clip (``plots/<clip>.png``). Prints the accuracy table.
 """
@@ -35,23 +35,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from examples.arm.silero_vad.evaluation.accuracy import (
-    NPU,
-    QUANTIZED,
-    ClipProbabilities,
-    accuracy_report,
-)
-from examples.arm.silero_vad.evaluation.condition_accuracy import (
-    DeviceRunner,
-    conditions_report,
-)
-from examples.arm.silero_vad.evaluation.conditions import condition_choices, expand_conditions
-from examples.arm.silero_vad.evaluation.plots import plot_clip
-from examples.arm.silero_vad.evaluation.report_markdown import (
-    accuracy_table,
-    conditions_table,
-    write_report_markdown,
-)
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, wav_files
 from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportOptions,
@@ -63,6 +46,7 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     write_report,
 )
 from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE, SAMPLE_RATES
+from examples.arm.silero_vad.model_export.progress import FrameProgress
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     AUDIO_INPUTS,
     DEFAULT_AUDIO_INPUT,
@@ -75,13 +59,34 @@ from examples.arm.silero_vad.model_export.targets import (
     ETHOS_U_TARGETS,
     all_targets,
 )
-from examples.arm.silero_vad.progress import FrameProgress
-from examples.arm.silero_vad.runtime.compare_vad_probs import (
+from examples.arm.silero_vad.verification.accuracy import (
+    NPU,
+    QUANTIZED,
+    ClipProbabilities,
+    accuracy_report,
+)
+from examples.arm.silero_vad.verification.compare_vad_probs import (
     DEFAULT_THRESHOLD,
     ComparisonError,
     probability_arg,
 )
-from examples.arm.silero_vad.runtime.device_twin import DeviceTwin, TwinError, TwinStream, run_twin
+from examples.arm.silero_vad.verification.condition_accuracy import (
+    DeviceRunner,
+    conditions_report,
+)
+from examples.arm.silero_vad.verification.conditions import condition_choices, expand_conditions
+from examples.arm.silero_vad.verification.device_twin import (
+    DeviceTwin,
+    TwinError,
+    TwinStream,
+    run_twin,
+)
+from examples.arm.silero_vad.verification.plots import plot_clip
+from examples.arm.silero_vad.verification.report_markdown import (
+    accuracy_table,
+    conditions_table,
+    write_report_markdown,
+)
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 PLOTS_DIR = "plots"

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from examples.arm.silero_vad.runtime.compare_vad_probs import (
+from examples.arm.silero_vad.verification.compare_vad_probs import (
     ComparisonError,
     check_limits,
     compare_files,
@@ -21,7 +21,7 @@ from examples.arm.silero_vad.runtime.compare_vad_probs import (
     main,
     read_probabilities,
 )
-from examples.arm.silero_vad.runtime.serial_protocol import LOG_MAX_ABS_ERROR, format_protocol
+from examples.arm.silero_vad.verification.serial_protocol import LOG_MAX_ABS_ERROR, format_protocol
 
 REFERENCE = np.array([0.1, 0.2, 0.6, 0.9, 0.4, 0.05], dtype=np.float32)
 NUM_SAMPLES = REFERENCE.size * 512

@@ -14,7 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from examples.arm.silero_vad.evaluation.accuracy import (
+from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
+from examples.arm.silero_vad.streaming.speech_segmenter import speech_segments
+from examples.arm.silero_vad.verification.accuracy import (
     ClipProbabilities,
     accuracy_report,
     boundary_errors,
@@ -23,14 +25,12 @@ from examples.arm.silero_vad.evaluation.accuracy import (
     segment_f1,
     speech_samples,
 )
-from examples.arm.silero_vad.evaluation.plots import plot_clip
-from examples.arm.silero_vad.evaluation.report_markdown import (
+from examples.arm.silero_vad.verification.plots import plot_clip
+from examples.arm.silero_vad.verification.report_markdown import (
     accuracy_table,
     conditions_table,
     render_report,
 )
-from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
-from examples.arm.silero_vad.runtime.speech_segmenter import speech_segments
 
 F1_CASES = {
     "both_empty": ([], [], 1.0),

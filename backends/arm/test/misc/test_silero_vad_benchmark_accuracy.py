@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import soundfile as sf
 
-from examples.arm.silero_vad import benchmark_accuracy
+from examples.arm.silero_vad.lab import benchmark_accuracy
 
 SECONDS = 3  # enough frames for a segment, short enough for the twin
 

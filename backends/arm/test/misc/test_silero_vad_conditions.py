@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 import soundfile
 
-from examples.arm.silero_vad.evaluation.conditions import (
+from examples.arm.silero_vad.model_export.audio import load_audio, load_streams
+from examples.arm.silero_vad.verification.conditions import (
     CONDITION_SETS,
     CONDITIONS,
     derive,
@@ -21,7 +22,6 @@ from examples.arm.silero_vad.evaluation.conditions import (
     expand_conditions,
     main,
 )
-from examples.arm.silero_vad.model_export.audio import load_audio, load_streams
 
 
 @pytest.fixture(scope="module")

@@ -39,8 +39,11 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
 from examples.arm.silero_vad.model_export.program_contract import ProgramContractError
 from examples.arm.silero_vad.model_export.stateful_silero_vad import StatefulSileroVAD
 from examples.arm.silero_vad.model_export.targets import CPU_TARGET
-from examples.arm.silero_vad.runtime.compare_vad_probs import check_limits, compare_probabilities
-from examples.arm.silero_vad.runtime.program_reference import program_probabilities
+from examples.arm.silero_vad.verification.compare_vad_probs import (
+    check_limits,
+    compare_probabilities,
+)
+from examples.arm.silero_vad.verification.program_reference import program_probabilities
 
 # Bounds: about twice what is measured (module docstring).
 MIN_FLIPS_WITHOUT_STATE = 0.2  # fraction of frames whose decision a frozen state changes

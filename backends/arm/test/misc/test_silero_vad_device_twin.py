@@ -20,12 +20,13 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
     tosa_path,
 )
 from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_8K
-from examples.arm.silero_vad.runtime.compare_vad_probs import (
+from examples.arm.silero_vad.streaming.speech_segmenter import speech_segments
+from examples.arm.silero_vad.verification.compare_vad_probs import (
     check_limits,
     compare_files,
     compare_probabilities,
 )
-from examples.arm.silero_vad.runtime.device_twin import (
+from examples.arm.silero_vad.verification.device_twin import (
     DeviceTwin,
     TwinError,
     TwinStream,
@@ -33,8 +34,7 @@ from examples.arm.silero_vad.runtime.device_twin import (
     read_tosa_interface,
     run_twin,
 )
-from examples.arm.silero_vad.runtime.serial_protocol import LOG_MAX_ABS_ERROR, parse_protocol
-from examples.arm.silero_vad.runtime.speech_segmenter import speech_segments
+from examples.arm.silero_vad.verification.serial_protocol import LOG_MAX_ABS_ERROR, parse_protocol
 
 # The default model has 16-bit activations. The NPU evaluates sigmoid and tanh on int16
 # through TOSA TABLE, which interpolates linearly between 513 entries, while the PyTorch

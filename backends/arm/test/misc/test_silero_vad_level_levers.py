@@ -28,8 +28,6 @@ from pathlib import Path
 
 import pytest
 
-from examples.arm.silero_vad.evaluation.accuracy import QUANTIZED
-from examples.arm.silero_vad.evaluation.condition_accuracy import conditions_report
 from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams
 from examples.arm.silero_vad.model_export.export_silero_vad import quantize_configured
 from examples.arm.silero_vad.model_export.lowering import make_compile_spec
@@ -39,6 +37,8 @@ from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     program_frames,
     stream_probabilities,
 )
+from examples.arm.silero_vad.verification.accuracy import QUANTIZED
+from examples.arm.silero_vad.verification.condition_accuracy import conditions_report
 
 pytestmark = pytest.mark.slow
 

@@ -20,15 +20,15 @@ import torch
 from examples.arm.silero_vad.model_export.audio import load_stream, wav_files
 from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
 from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K, frame_geometry
-from examples.arm.silero_vad.runtime import program_reference
-from examples.arm.silero_vad.runtime.program_reference import (
-    ProgramReferenceError,
+from examples.arm.silero_vad.streaming.cpu_program import CpuProgramError
+from examples.arm.silero_vad.streaming.streaming_vad import StreamingVad
+from examples.arm.silero_vad.verification import program_reference
+from examples.arm.silero_vad.verification.program_reference import (
     program_probabilities,
     run_program_reference,
 )
-from examples.arm.silero_vad.runtime.serial_protocol import parse_protocol
-from examples.arm.silero_vad.runtime.streaming_vad import StreamingVad
-from examples.arm.silero_vad.runtime.tests.make_toy_model import ToyVad, export
+from examples.arm.silero_vad.verification.runtime_checks.make_toy_model import ToyVad, export
+from examples.arm.silero_vad.verification.serial_protocol import parse_protocol
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 OOTB = REPO_ROOT / "backends" / "arm" / "test" / "test_arm_ootb.sh"
@@ -74,7 +74,7 @@ def test_program_reference_restarts_state_per_clip(
 def test_program_reference_refuses_ethos_u_program_u85(
     silero_u85_export: ExportResult, validation_wavs: list[Path], tmp_path: Path
 ) -> None:
-    with pytest.raises(ProgramReferenceError, match="needs the Ethos-U\\s+backend"):
+    with pytest.raises(CpuProgramError, match="needs the Ethos-U\\s+backend"):
         run_program_reference(silero_u85_export.pte_path, validation_wavs[:1], tmp_path)
 
 

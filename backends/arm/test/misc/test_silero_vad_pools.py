@@ -27,7 +27,7 @@ from executorch.backends.arm.scripts.get_ethosu_scratch_from_pte import (
 from executorch.exir._serialize._program import deserialize_pte_binary
 from executorch.exir.schema import DelegateCall, KernelCall
 
-from examples.arm.silero_vad.benchmark_footprint import footprint, footprint_table
+from examples.arm.silero_vad.lab.benchmark_footprint import footprint, footprint_table
 from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
 from examples.arm.silero_vad.runtime.baremetal import pool_sizes
 from examples.arm.silero_vad.runtime.baremetal.pool_sizes import (
@@ -254,7 +254,7 @@ def test_method_pool_bound_covers_the_host_runner_cpu(
 def test_footprint_row_of_the_default_export_u85(
     silero_u85_export: ExportResult, tmp_path: Path
 ) -> None:
-    """benchmark_footprint.py: the row of the U85 default adds up (Sram_Only: program and
+    """lab/benchmark_footprint.py: the row of the U85 default adds up (Sram_Only: program and
     temporary pool in SRAM, method and planned pools in DDR) and our code is measured."""
     cross = tmp_path / "cross"
     compiled = subprocess.run(

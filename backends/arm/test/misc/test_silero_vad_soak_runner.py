@@ -16,7 +16,7 @@ import struct
 import numpy as np
 import pytest
 
-from examples.arm.silero_vad.runtime import soak_runner
+from examples.arm.silero_vad.lab import soak_runner
 
 
 @pytest.mark.parametrize("sample_rate", [16000, 8000])

@@ -14,12 +14,12 @@ import pytest
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
-from examples.arm.silero_vad.runtime.program_reference import (
-    ProgramReferenceError,
+from examples.arm.silero_vad.streaming.cpu_program import CpuProgramError
+from examples.arm.silero_vad.streaming.speech_segmenter import SegmenterConfig, speech_segments
+from examples.arm.silero_vad.streaming.streaming_vad import StreamingVad, StreamUpdate
+from examples.arm.silero_vad.verification.program_reference import (
     program_probabilities,
 )
-from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, speech_segments
-from examples.arm.silero_vad.runtime.streaming_vad import StreamingVad, StreamUpdate
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 
@@ -142,7 +142,7 @@ def test_a_finished_stream_needs_a_reset(streaming_vad: StreamingVad) -> None:
 def test_an_ethos_u_program_is_refused_with_the_way_out_u85(
     silero_u85_export: ExportResult,
 ) -> None:
-    with pytest.raises(ProgramReferenceError, match="run.sh --target cpu"):
+    with pytest.raises(CpuProgramError, match="run.sh --target cpu"):
         StreamingVad(silero_u85_export.pte_path)
 
 

@@ -38,11 +38,11 @@ REPO_ROOT = Path(__file__).resolve().parents[4]
 # The commands whose run loads torch, torchao or executorch.
 COMMANDS = [
     "examples.arm.silero_vad.run_silero_vad",
-    "examples.arm.silero_vad.benchmark_accuracy",
-    "examples.arm.silero_vad.benchmark_performance",
-    "examples.arm.silero_vad.runtime.device_twin",
-    "examples.arm.silero_vad.runtime.program_reference",
-    "examples.arm.silero_vad.runtime.soak_runner",
+    "examples.arm.silero_vad.lab.benchmark_accuracy",
+    "examples.arm.silero_vad.lab.benchmark_performance",
+    "examples.arm.silero_vad.verification.device_twin",
+    "examples.arm.silero_vad.verification.program_reference",
+    "examples.arm.silero_vad.lab.soak_runner",
 ]
 
 # Imports the modules, then prints what the example added to the logging and warning

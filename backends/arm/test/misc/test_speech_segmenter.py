@@ -17,7 +17,7 @@ from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.float_reference import float_probabilities
 from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K, frame_geometry
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, load_official_jit
-from examples.arm.silero_vad.runtime.speech_segmenter import (
+from examples.arm.silero_vad.streaming.speech_segmenter import (
     SegmenterConfig,
     SpeechSegmenter,
     speech_segments,

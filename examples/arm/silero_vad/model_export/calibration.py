@@ -22,13 +22,13 @@ from torchao.quantization.pt2e import MinMaxObserver, ObserverBase
 
 from examples.arm.silero_vad.model_export.audio import AudioStream, float_to_pcm16
 from examples.arm.silero_vad.model_export.frame_geometry import PCM16_FULL_SCALE
+from examples.arm.silero_vad.model_export.progress import FrameProgress
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, zero_state
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     StateQuantization,
     program_frames,
     reset_state,
 )
-from examples.arm.silero_vad.progress import FrameProgress
 
 
 def overdriven_versions(streams: Sequence[AudioStream], overdrive_db: float) -> list[AudioStream]:

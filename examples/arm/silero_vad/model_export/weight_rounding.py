@@ -42,8 +42,8 @@ from torchao.quantization.pt2e.quantizer import QuantizationSpec
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.calibration import level_versions, overdriven_versions
+from examples.arm.silero_vad.model_export.progress import FrameProgress
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, zero_state
-from examples.arm.silero_vad.progress import FrameProgress
 
 # Hessian dampening, as a fraction of its mean diagonal: keeps the inverse stable for
 # inputs that never vary (padding taps, dead channels) without favouring any column.

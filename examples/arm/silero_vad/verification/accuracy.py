@@ -41,12 +41,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE
-from examples.arm.silero_vad.runtime.compare_vad_probs import (
+from examples.arm.silero_vad.streaming.speech_segmenter import SegmenterConfig, speech_segments
+from examples.arm.silero_vad.verification.compare_vad_probs import (
     DEFAULT_THRESHOLD,
     Comparison,
     compare_probabilities,
 )
-from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, speech_segments
 
 Segment = tuple[int, int]
 

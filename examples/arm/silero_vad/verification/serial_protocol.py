@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K, frame_geometry
-from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, SpeechSegmenter
+from examples.arm.silero_vad.streaming.speech_segmenter import SegmenterConfig, SpeechSegmenter
 
 END_OF_TRANSMISSION = b"\x04"
 # A PROB line has 6 decimals (rounding error 5e-7) and is read back as float32 (half an

@@ -3,4 +3,5 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""How good the exported VAD is: accuracy metrics, the Markdown report and the plots."""
+"""The lab: benchmarks, studies, soak and clip generators. Nothing a product copies
+imports from here."""

@@ -21,10 +21,10 @@ every figure comes from the tool the firmware build uses:
   (runtime/baremetal/object_sizes.py), before linking and without ExecuTorch, the
   kernels and the Ethos-U driver, which come from the user's ExecuTorch build;
 - cycles: Vela's estimate per 32 ms frame for the target and its system config
-  (report.json, the figure benchmark_performance.py prints).
+  (report.json, the figure lab/benchmark_performance.py prints).
 
-    python -m examples.arm.silero_vad.benchmark_footprint               # exports first
-    python -m examples.arm.silero_vad.benchmark_footprint --export-dir out/u85 ...
+    python -m examples.arm.silero_vad.lab.benchmark_footprint               # exports first
+    python -m examples.arm.silero_vad.lab.benchmark_footprint --export-dir out/u85 ...
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from examples.arm.silero_vad.evaluation.report_markdown import markdown_table
 from examples.arm.silero_vad.runtime.baremetal.object_sizes import ObjectSizes, object_sizes
 from examples.arm.silero_vad.runtime.baremetal.pool_sizes import KIB, PoolSizes, size_pools
+from examples.arm.silero_vad.verification.report_markdown import markdown_table
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
+REPO_ROOT = Path(__file__).resolve().parents[4]
 SCRIPTS = REPO_ROOT / "backends" / "arm" / "scripts"
 # The release's default program for each family (target, sample rate).
 DEFAULT_PROGRAMS = (

@@ -14,7 +14,7 @@ the VAD sees; "confident flips" are those where the reference is more than
 ``CONFIDENCE_MARGIN`` (0.1) away from the threshold, so not a near-tie that any
 perturbation tips), and fails when a given limit is exceeded::
 
-    python -m examples.arm.silero_vad.runtime.compare_vad_probs \\
+    python -m examples.arm.silero_vad.verification.compare_vad_probs \\
         out/silero_vad/twin/val_fr_male_pink8.log \\
         out/silero_vad/reference/val_fr_male_pink8.quantized.bin --max-abs 0 --max-flips 0
 
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from examples.arm.silero_vad.runtime.serial_protocol import ProtocolError, parse_protocol
+from examples.arm.silero_vad.verification.serial_protocol import ProtocolError, parse_protocol
 
 DEFAULT_THRESHOLD = 0.5
 # A flip where the reference is further than this from the threshold is "confident": the
@@ -253,7 +253,7 @@ def _count(text: str) -> int:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m examples.arm.silero_vad.runtime.compare_vad_probs",
+        prog="python -m examples.arm.silero_vad.verification.compare_vad_probs",
         description="Compare per-frame speech probabilities (a serial log or a float32 .bin) "
         "with a reference .bin. Exit status: 0 within the limits, 1 a limit exceeded, "
         "2 unusable input.",

@@ -17,7 +17,7 @@ never written down by hand.
 The twin also watches the state it feeds back: a value on the integer rail means the
 calibrated range was too small for this audio (the state saturated), which it reports.
 
-    python -m examples.arm.silero_vad.runtime.device_twin --output-dir out/silero_vad
+    python -m examples.arm.silero_vad.verification.device_twin --output-dir out/silero_vad
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ from examples.arm.silero_vad.model_export.program_inspection import (
     TensorQuantization,
     inspect_program,
 )
+from examples.arm.silero_vad.model_export.progress import FrameProgress
 from examples.arm.silero_vad.model_export.silero_vad_model import STATE_SHAPE
-from examples.arm.silero_vad.progress import FrameProgress
-from examples.arm.silero_vad.runtime.serial_protocol import format_protocol
+from examples.arm.silero_vad.verification.serial_protocol import format_protocol
 
 _quantize = torch.ops.quantized_decomposed.quantize_per_tensor.default
 _dequantize = torch.ops.quantized_decomposed.dequantize_per_tensor.default

@@ -27,7 +27,7 @@ The CLI writes the derived clips as 16-bit PCM WAVs at the clips' rate (16 kHz u
 ``--sample-rate 8000``), what the device and the C++ runner take, for ``run.sh
 --validation-wav`` or the benchmarks:
 
-    python -m examples.arm.silero_vad.evaluation.conditions OUT_DIR CLIP.wav ... \\
+    python -m examples.arm.silero_vad.verification.conditions OUT_DIR CLIP.wav ... \\
         [--condition level-30 --condition telephone | --condition levels]
 """
 

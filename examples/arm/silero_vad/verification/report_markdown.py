@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
-from examples.arm.silero_vad.evaluation.accuracy import NPU
-from examples.arm.silero_vad.evaluation.condition_accuracy import condition_summary
-from examples.arm.silero_vad.evaluation.conditions import CONDITION_SETS
-from examples.arm.silero_vad.runtime.compare_vad_probs import CONFIDENCE_MARGIN
+from examples.arm.silero_vad.verification.accuracy import NPU
+from examples.arm.silero_vad.verification.compare_vad_probs import CONFIDENCE_MARGIN
+from examples.arm.silero_vad.verification.condition_accuracy import condition_summary
+from examples.arm.silero_vad.verification.conditions import CONDITION_SETS
 
 REPORT_NAME = "report.md"
 
@@ -256,7 +256,7 @@ def _conditions(report: dict) -> str:
         return "Not measured (`--conditions none`)."
     who = "device twin" if report["accuracy"]["actual"] == NPU else "quantized program"
     intro = (
-        f"The validation clips under each recording condition (`evaluation/conditions.py`: "
+        f"The validation clips under each recording condition (`verification/conditions.py`: "
         f"the level sweep is a gain on the clip as recorded, clipped at full scale), the "
         f"{who} against float Silero on the same audio. A confident flip is a frame where "
         f"float Silero is more than {CONFIDENCE_MARGIN:g} from the threshold and the "

@@ -11,7 +11,7 @@ Each configuration is quantized once per sample rate (calibrated on the committe
 of that rate) and lowered once per Ethos-U family (the TOSA a family gets does not depend
 on its size or memory mode); Vela then compiles that TOSA for every size and memory mode
 of the family (a second each). ``upstream`` is the release's own flow
-(``model_export/upstream_recipe.py``: h and c as graph I/O, the release's quantizer and
+(``lab/upstream_recipe.py``: h and c as graph I/O, the release's quantizer and
 partitioner). Memory modes: the release's default for the family (what
 ``EthosUCompileSpec`` picks) and its main alternative (``COMPARED_MEMORY_MODES``).
 
@@ -27,7 +27,7 @@ Printed, in one run:
 own virtualenv, and prints one set of tables; ``--per-operator`` prints Vela's cycles and
 memory access for every operator of the representative targets:
 
-    python -m examples.arm.silero_vad.benchmark_performance [--config default ...]
+    python -m examples.arm.silero_vad.lab.benchmark_performance [--config default ...]
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
 
-from examples.arm.silero_vad.benchmark_accuracy import VARIANTS as CONFIGS
-from examples.arm.silero_vad.evaluation.report_markdown import markdown_table
+from examples.arm.silero_vad.lab.benchmark_accuracy import VARIANTS as CONFIGS
+from examples.arm.silero_vad.lab.upstream_recipe import export_upstream_recipe
 from examples.arm.silero_vad.model_export.audio import AudioError, load_streams
 from examples.arm.silero_vad.model_export.export_silero_vad import quantize_configured
 from examples.arm.silero_vad.model_export.frame_geometry import SAMPLE_RATES, frame_geometry
@@ -64,16 +64,16 @@ from examples.arm.silero_vad.model_export.targets import (
     reversal_for,
     target_family,
 )
-from examples.arm.silero_vad.model_export.upstream_recipe import export_upstream_recipe
 from examples.arm.silero_vad.model_export.vela_report import (
     VelaReport,
     operator_performance,
     run_vela_on_delegates,
 )
 from examples.arm.silero_vad.run_silero_vad import default_clips
+from examples.arm.silero_vad.verification.report_markdown import markdown_table
 
 UPSTREAM = "upstream"
-REPO_ROOT = Path(__file__).resolve().parents[3]
+REPO_ROOT = Path(__file__).resolve().parents[4]
 # Sizes per family in the tables (the first listed is lowered, the others recompiled).
 FAMILY_TARGETS = {
     "ethos-u55": ("ethos-u55-128", "ethos-u55-64", "ethos-u55-256"),
@@ -221,7 +221,7 @@ def rows_in_release(release: str, argv: list[str]) -> list[BenchmarkRow]:
             f"{python} missing: create it with "
             f"'source backends/arm/scripts/python_env.sh && activate_python_env {release}'"
         )
-    command = [str(python), "-m", "examples.arm.silero_vad.benchmark_performance", "--json"]
+    command = [str(python), "-m", "examples.arm.silero_vad.lab.benchmark_performance", "--json"]
     completed = subprocess.run(
         command + argv, cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True, check=False
     )

@@ -12,7 +12,7 @@ int16 state carries those differences from frame to frame (measured: up to ~4e-3
 ExecuTorch's own Python runtime runs the same kernels as the C++ host runner, so this
 tool's probabilities are what the runner must print, to float32 rounding::
 
-    python -m examples.arm.silero_vad.runtime.program_reference \\
+    python -m examples.arm.silero_vad.verification.program_reference \\
         out/cpu/silero_vad_cpu.pte CLIP.wav [CLIP.wav ...] --output-dir out/cpu/program
 
 writes ``<output-dir>/<clip>.program.bin`` (float32 little-endian, one probability per
@@ -47,114 +47,21 @@ from pathlib import Path
 import numpy as np
 
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, load_stream
-from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry, frame_geometry
+from examples.arm.silero_vad.streaming.cpu_program import (
+    METHOD,
+    CpuProgramError,
+    load_runtime,
+    program_geometry,
+    program_input_dtype,
+    read_cpu_program,
+)
 
-METHOD = "forward"
-OUTPUT_SHAPE = (1, 1)
-# ScalarType codes of the runtime's TensorInfo.dtype(): the two audio inputs a program has.
-_INPUT_DTYPES = {2: np.int16, 6: np.float32}
-ETHOS_U_BACKEND = "EthosUBackend"
 SUFFIX = ".program.bin"
-
-
-class ProgramReferenceError(ValueError):
-    """A program or clip this tool cannot run; the message names the file and the reason."""
 
 
 def program_path(output_dir: Path, clip: str) -> Path:
     """``<output_dir>/<clip>.program.bin``."""
     return Path(output_dir) / f"{clip}{SUFFIX}"
-
-
-def delegate_backends(pte: bytes) -> list[str]:
-    """The backend ids the program's ``forward`` delegates to (empty for a CPU program)."""
-    from executorch.exir._serialize._program import deserialize_pte_binary
-
-    program = deserialize_pte_binary(pte).program
-    for plan in program.execution_plan:
-        if plan.name == METHOD:
-            return [delegate.id for delegate in plan.delegates]
-    return []
-
-
-def read_cpu_program(path: Path) -> bytes:
-    """The bytes of a ``.pte`` the host runtime can run, or an error saying why not."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise ProgramReferenceError(f"{path}: cannot read the program ({error.strerror})") from None
-    if not data:
-        raise ProgramReferenceError(f"{path}: empty file, not an ExecuTorch program")
-    try:
-        backends = delegate_backends(data)
-    except Exception as error:  # the deserializer raises many kinds
-        raise ProgramReferenceError(
-            f"{path}: not a readable ExecuTorch program ({type(error).__name__}: {error})"
-        ) from None
-    if ETHOS_U_BACKEND in backends:
-        raise ProgramReferenceError(
-            f"{path}: delegated to the Ethos-U NPU ({ETHOS_U_BACKEND}); it needs the Ethos-U "
-            "backend, which only the Corstone-320 image has (FVP or hardware: "
-            "backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_ethos_u). For the host, "
-            "export with examples/arm/silero_vad/run.sh --target cpu."
-        )
-    if backends:
-        raise ProgramReferenceError(
-            f"{path}: delegated to {', '.join(sorted(set(backends)))}; this tool runs CPU "
-            "programs only (export with examples/arm/silero_vad/run.sh --target cpu)"
-        )
-    return data
-
-
-def load_runtime():
-    # The quantize/dequantize kernels live in a separate library; registering them is a
-    # side effect of this import.
-    import executorch.kernels.quantized  # noqa: F401
-    from executorch.runtime import Runtime
-
-    return Runtime.get()
-
-
-def program_geometry(program, name: str) -> FrameGeometry:
-    """The frame geometry from the program's metadata methods (run, as the C++ runtime does)."""
-    try:
-        values = {
-            key: int(program.load_method(key).execute([])[0])
-            for key in ("sample_rate", "hop_samples", "context_samples")
-        }
-        geometry = frame_geometry(values["sample_rate"])
-    except (RuntimeError, KeyError, ValueError) as error:
-        raise ProgramReferenceError(
-            f"{name}: no frame geometry in the program's metadata methods ({error}); export it "
-            "with this version of run.sh"
-        ) from None
-    if geometry.metadata() != values:
-        raise ProgramReferenceError(f"{name}: metadata {values}, expected {geometry.metadata()}")
-    return geometry
-
-
-def program_input_dtype(method, path: str, geometry: FrameGeometry) -> type:
-    """Checks ``forward``'s signature; returns the audio input's numpy dtype."""
-    meta = method.metadata
-    input_shape = (1, geometry.frame_samples)
-    if meta.num_inputs() != 1 or meta.num_outputs() != 1:
-        raise ProgramReferenceError(
-            f"{path}: {METHOD} has {meta.num_inputs()} input(s) and {meta.num_outputs()} "
-            f"output(s): expected 1 and 1 (frame {input_shape} -> probability {OUTPUT_SHAPE})"
-        )
-    for what, info, shape in (
-        ("input", meta.input_tensor_meta(0), input_shape),
-        ("output", meta.output_tensor_meta(0), OUTPUT_SHAPE),
-    ):
-        if tuple(info.sizes()) != shape:
-            raise ProgramReferenceError(
-                f"{path}: {METHOD} {what} has shape {tuple(info.sizes())}: expected {shape}"
-            )
-    dtype = _INPUT_DTYPES.get(int(meta.input_tensor_meta(0).dtype()))
-    if dtype is None:
-        raise ProgramReferenceError(f"{path}: {METHOD} input is neither int16 nor float32")
-    return dtype
 
 
 def program_probabilities(
@@ -174,14 +81,14 @@ def program_probabilities(
         geometry = program_geometry(program, name)
         method = program.load_method(METHOD)
     except (RuntimeError, KeyError) as error:
-        raise ProgramReferenceError(
+        raise CpuProgramError(
             f"{name}: ExecuTorch cannot load method {METHOD!r} ({error}); a 'Missing "
             "operator' means the program needs a kernel the Python runtime lacks"
         ) from None
     dtype = program_input_dtype(method, name, geometry)
     if isinstance(stream, AudioStream):
         if stream.geometry != geometry:
-            raise ProgramReferenceError(
+            raise CpuProgramError(
                 f"{name}: audio at {stream.sample_rate} Hz for the {geometry.sample_rate} Hz model"
             )
         frames = stream.frames if dtype is np.int16 else stream.float_frames
@@ -189,7 +96,7 @@ def program_probabilities(
         frames = stream if dtype is np.int16 else stream.astype(np.float32) / 32768
     frames = np.ascontiguousarray(frames, dtype=dtype)
     if frames.ndim != 2 or frames.shape[1] != geometry.frame_samples:
-        raise ProgramReferenceError(
+        raise CpuProgramError(
             f"{name}: frames of shape {frames.shape}, expected (N, {geometry.frame_samples})"
         )
     probabilities = np.empty(frames.shape[0], dtype=np.float32)
@@ -197,9 +104,7 @@ def program_probabilities(
         try:
             (output,) = method.execute([torch.from_numpy(frames[index : index + 1])])
         except RuntimeError as error:
-            raise ProgramReferenceError(
-                f"{name}: frame {index}: execute failed ({error})"
-            ) from None
+            raise CpuProgramError(f"{name}: frame {index}: execute failed ({error})") from None
         probabilities[index] = float(output.reshape(-1)[0])
     return probabilities
 
@@ -212,21 +117,21 @@ def run_program_reference(
     try:
         geometry = program_geometry(load_runtime().load_program(data), str(pte_path))
     except RuntimeError as error:
-        raise ProgramReferenceError(f"{pte_path}: cannot load the program ({error})") from None
+        raise CpuProgramError(f"{pte_path}: cannot load the program ({error})") from None
     streams = []
     for clip in clips:
         try:
             streams.append(clip if isinstance(clip, AudioStream) else load_stream(clip, geometry))
         except AudioError as error:
-            raise ProgramReferenceError(str(error)) from None
+            raise CpuProgramError(str(error)) from None
     names = [stream.name for stream in streams]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
-        raise ProgramReferenceError(
+        raise CpuProgramError(
             f"clip names must differ (outputs are named after them): {', '.join(duplicates)}"
         )
     if not streams:
-        raise ProgramReferenceError("no clips given")
+        raise CpuProgramError("no clips given")
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     written = {}
@@ -240,7 +145,7 @@ def run_program_reference(
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m examples.arm.silero_vad.runtime.program_reference",
+        prog="python -m examples.arm.silero_vad.verification.program_reference",
         description="Run a CPU .pte with ExecuTorch's Python runtime over WAV clips and write "
         "<output-dir>/<clip>.program.bin (float32 little-endian, one probability per frame): "
         "the exact reference for the C++ host runner. Exit status: 0 written, 2 unusable input.",
@@ -257,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         written = run_program_reference(args.pte, args.wav, args.output_dir)
-    except ProgramReferenceError as error:
+    except CpuProgramError as error:
         print(f"ERROR {error}", file=sys.stderr)
         return 2
     for name, path in written.items():

@@ -17,7 +17,7 @@ calibration_8k/ and validation_8k/ at 8 kHz; < 3 MB in all) so users need no esp
 run this again only to change them (espeak-ng 1.51 reproduces the committed files
 byte for byte):
 
-    python -m examples.arm.silero_vad.data.make_clips [--set validation_8k ...]
+    python -m examples.arm.silero_vad.lab.make_clips [--set validation_8k ...]
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ SAMPLE_RATE = 16000
 ESPEAK_RATE = 22050
 TELEPHONE_BAND_HZ = (300.0, 3400.0)
 SPEECH_RMS_DBFS = -22.0
-DATA_DIR = Path(__file__).resolve().parent
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ Groups:
               model's probabilities, silero-vad's segments at sampling_rate=8000,
               and both rate mismatches refused with both rates named
   python-twin the runner's output is byte for byte what the project's Python
-              protocol writer (runtime/serial_protocol.py) prints for the same
+              protocol writer (verification/serial_protocol.py) prints for the same
               probabilities, with default and custom segmentation, at 16 and 8 kHz
 """
 
@@ -476,8 +476,8 @@ def check_eight_khz(runner: Path, data: Path, models: Path) -> int:
 def check_python_twin(runner: Path, data: Path, models: Path) -> int:
     repo = Path(__file__).resolve().parents[5]
     sys.path.insert(0, str(repo))
-    from examples.arm.silero_vad.runtime.serial_protocol import format_protocol
-    from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig
+    from examples.arm.silero_vad.streaming.speech_segmenter import SegmenterConfig
+    from examples.arm.silero_vad.verification.serial_protocol import format_protocol
 
     settings = [
         ([], SegmenterConfig()),

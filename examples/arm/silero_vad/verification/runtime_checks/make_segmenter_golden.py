@@ -8,7 +8,7 @@ sample for sample, at both of silero-vad's sampling rates (16000 and 8000).
 The file is committed so the C++ test needs no Python; rerun this script (in
 the project venv, silero-vad 6.2.3) only when the cases change:
 
-    python examples/arm/silero_vad/runtime/tests/make_segmenter_golden.py
+    python examples/arm/silero_vad/verification/runtime_checks/make_segmenter_golden.py
 
 Format, one block per case::
 
@@ -32,7 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from segmenter_cases import SAMPLE_RATES, Case, handmade_cases, random_case  # noqa: E402
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "data" / "segmenter_golden.txt"
+DEFAULT_OUT = (
+    Path(__file__).resolve().parents[2] / "runtime" / "tests" / "data" / "segmenter_golden.txt"
+)
 RANDOM_SEEDS = range(1000, 1080)
 MAX_RANDOM_FRAMES = 300  # keeps the committed file small
 

@@ -26,7 +26,7 @@ it checks and reports:
 
 ::
 
-    python -m examples.arm.silero_vad.runtime.soak_runner --model out/cpu/silero_vad_cpu.pte \\
+    python -m examples.arm.silero_vad.lab.soak_runner --model out/cpu/silero_vad_cpu.pte \\
         [--hours 1] [--seed 0] [--cpu 0] [--json soak.json]
 
 Exit status: 0 all checks passed, 1 a check failed, 2 unusable arguments.
@@ -170,8 +170,8 @@ def soak_audio(
 
 def program_sample_rate(model: Path) -> int:
     """The sample rate the program declares in its metadata (ExecuTorch's Python runtime)."""
-    from examples.arm.silero_vad.runtime.program_reference import (
-        ProgramReferenceError,
+    from examples.arm.silero_vad.streaming.cpu_program import (
+        CpuProgramError,
         load_runtime,
         program_geometry,
     )
@@ -179,7 +179,7 @@ def program_sample_rate(model: Path) -> int:
     try:
         program = load_runtime().load_program(model.read_bytes())
         return program_geometry(program, str(model)).sample_rate
-    except (OSError, RuntimeError, ProgramReferenceError) as error:
+    except (OSError, RuntimeError, CpuProgramError) as error:
         raise SoakError(f"{model}: cannot read the program's sample rate ({error})") from None
 
 
@@ -396,7 +396,7 @@ def format_report(report: SoakReport) -> str:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m examples.arm.silero_vad.runtime.soak_runner",
+        prog="python -m examples.arm.silero_vad.lab.soak_runner",
         description="Stream hours of generated audio through the host runner (--wav -) and "
         "check its memory stays flat, its output complete and finite, and report its time "
         "per frame. Exit status: 0 pass, 1 a check failed, 2 unusable arguments.",

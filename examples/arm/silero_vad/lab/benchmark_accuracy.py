@@ -7,13 +7,13 @@
 recording condition.
 
 For every variant it exports (calibrating on the calibration clips) and measures the
-validation clips as recorded and under each condition of ``evaluation/conditions.py`` (the
+validation clips as recorded and under each condition of ``verification/conditions.py`` (the
 level sweep, quiet, clipped, noisy, telephone), for the device twin and for the PyTorch
 quantized program (fake-quant) side by side: mean absolute error, flips at the threshold,
 confident flips (float more than 0.1 from the threshold), the pooled speech-segment F1
 and the lowest clip's, with float Silero's own flips under a 1-LSB dither as the floor:
 
-    python -m examples.arm.silero_vad.benchmark_accuracy \\
+    python -m examples.arm.silero_vad.lab.benchmark_accuracy \\
         --calibration-wav de.wav --validation-wav en_num.wav --condition all
 """
 
@@ -30,13 +30,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from examples.arm.silero_vad.evaluation.accuracy import NPU, QUANTIZED
-from examples.arm.silero_vad.evaluation.condition_accuracy import (
-    condition_summary,
-    conditions_report,
-)
-from examples.arm.silero_vad.evaluation.conditions import condition_choices, expand_conditions
-from examples.arm.silero_vad.evaluation.report_markdown import markdown_table
 from examples.arm.silero_vad.model_export.audio import AudioError
 from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportOptions,
@@ -46,6 +39,13 @@ from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_R
 from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
 from examples.arm.silero_vad.model_export.targets import CPU_TARGET, DEFAULT_NPU_TARGET, all_targets
 from examples.arm.silero_vad.run_silero_vad import default_clips, device_runner
+from examples.arm.silero_vad.verification.accuracy import NPU, QUANTIZED
+from examples.arm.silero_vad.verification.condition_accuracy import (
+    condition_summary,
+    conditions_report,
+)
+from examples.arm.silero_vad.verification.conditions import condition_choices, expand_conditions
+from examples.arm.silero_vad.verification.report_markdown import markdown_table
 
 CLEAN = "clean"  # the clips as recorded: the level sweep's 0 dB
 # The default, and the default with one lever of the recording-level work switched off.

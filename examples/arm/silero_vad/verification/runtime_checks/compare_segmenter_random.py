@@ -12,7 +12,7 @@ Exits non-zero on the first mismatch, printing how to replay it.
 
 With --python-twin it also checks *when* each segment comes out: the frame
 after which the C++ segmenter releases it must be the frame after which the
-project's Python twin (examples/arm/silero_vad/runtime/speech_segmenter.py)
+project's Python twin (examples/arm/silero_vad/streaming/speech_segmenter.py)
 does, so the serial logs of the device and of the twin are byte-identical.
 
     compare_segmenter_random.py --segment-probs build/host/.../segment_probs --cases 1200 \
@@ -88,7 +88,7 @@ def python_twin_release(case: Case) -> Released:
     repo = Path(__file__).resolve().parents[5]
     if str(repo) not in sys.path:
         sys.path.insert(0, str(repo))
-    from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, SpeechSegmenter
+    from examples.arm.silero_vad.streaming.speech_segmenter import SegmenterConfig, SpeechSegmenter
 
     segmenter = SpeechSegmenter(SegmenterConfig(**case.params), case.sample_rate)
     released: Released = []

@@ -25,12 +25,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from examples.arm.silero_vad.evaluation.accuracy import ClipProbabilities, accuracy_report
-from examples.arm.silero_vad.evaluation.conditions import derive_stream
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.float_reference import float_probabilities
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
-from examples.arm.silero_vad.runtime.compare_vad_probs import DEFAULT_THRESHOLD
+from examples.arm.silero_vad.verification.accuracy import ClipProbabilities, accuracy_report
+from examples.arm.silero_vad.verification.compare_vad_probs import DEFAULT_THRESHOLD
+from examples.arm.silero_vad.verification.conditions import derive_stream
 
 DITHER_SEED = 2026
 

@@ -12,7 +12,7 @@ assembler) and the model-owned recurrent state (inside the loaded program), and 
 same online segmenter, so its probabilities and segments are the C++ runner's for the
 same program and audio::
 
-    from examples.arm.silero_vad.runtime.streaming_vad import StreamingVad
+    from examples.arm.silero_vad.streaming.streaming_vad import StreamingVad
 
     vad = StreamingVad("out/cpu/silero_vad_cpu.pte")       # 16 or 8 kHz: from the program
     for chunk in microphone_chunks():                       # int16 numpy arrays or S16_LE bytes
@@ -36,15 +36,15 @@ from pathlib import Path
 import numpy as np
 
 from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry
-from examples.arm.silero_vad.runtime.program_reference import (
+from examples.arm.silero_vad.streaming.cpu_program import (
     METHOD,
-    ProgramReferenceError,
+    CpuProgramError,
     load_runtime,
     program_geometry,
     program_input_dtype,
     read_cpu_program,
 )
-from examples.arm.silero_vad.runtime.speech_segmenter import SegmenterConfig, SpeechSegmenter
+from examples.arm.silero_vad.streaming.speech_segmenter import SegmenterConfig, SpeechSegmenter
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class StreamingVad:
         try:
             self._method = program.load_method(METHOD)
         except RuntimeError as error:
-            raise ProgramReferenceError(f"{self.path}: cannot load {METHOD!r} ({error})") from None
+            raise CpuProgramError(f"{self.path}: cannot load {METHOD!r} ({error})") from None
         self._dtype = program_input_dtype(self._method, str(self.path), self.geometry)
         g = self.geometry
         self._frame = np.zeros(g.frame_samples, dtype=np.int16)  # context, then new samples

@@ -1,0 +1,118 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""A CPU ``.pte`` on ExecuTorch's Python runtime: loaded, checked against the program
+contract (one int16 or float32 frame in, one probability out, the frame geometry in its
+metadata methods), or refused with the file and the reason. An Ethos-U delegated program
+does not run here (the Python runtime has no Ethos-U backend)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry, frame_geometry
+
+METHOD = "forward"
+OUTPUT_SHAPE = (1, 1)
+# ScalarType codes of the runtime's TensorInfo.dtype(): the two audio inputs a program has.
+_INPUT_DTYPES = {2: np.int16, 6: np.float32}
+ETHOS_U_BACKEND = "EthosUBackend"
+
+
+class CpuProgramError(ValueError):
+    """A program (or clip) the host cannot run; the message names the file and the reason."""
+
+
+def delegate_backends(pte: bytes) -> list[str]:
+    """The backend ids the program's ``forward`` delegates to (empty for a CPU program)."""
+    from executorch.exir._serialize._program import deserialize_pte_binary
+
+    program = deserialize_pte_binary(pte).program
+    for plan in program.execution_plan:
+        if plan.name == METHOD:
+            return [delegate.id for delegate in plan.delegates]
+    return []
+
+
+def read_cpu_program(path: Path) -> bytes:
+    """The bytes of a ``.pte`` the host runtime can run, or an error saying why not."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CpuProgramError(f"{path}: cannot read the program ({error.strerror})") from None
+    if not data:
+        raise CpuProgramError(f"{path}: empty file, not an ExecuTorch program")
+    try:
+        backends = delegate_backends(data)
+    except Exception as error:  # the deserializer raises many kinds
+        raise CpuProgramError(
+            f"{path}: not a readable ExecuTorch program ({type(error).__name__}: {error})"
+        ) from None
+    if ETHOS_U_BACKEND in backends:
+        raise CpuProgramError(
+            f"{path}: delegated to the Ethos-U NPU ({ETHOS_U_BACKEND}); it needs the Ethos-U "
+            "backend, which only the Corstone-320 image has (FVP or hardware: "
+            "backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_ethos_u). For the host, "
+            "export with examples/arm/silero_vad/run.sh --target cpu."
+        )
+    if backends:
+        raise CpuProgramError(
+            f"{path}: delegated to {', '.join(sorted(set(backends)))}; this tool runs CPU "
+            "programs only (export with examples/arm/silero_vad/run.sh --target cpu)"
+        )
+    return data
+
+
+def load_runtime():
+    # The quantize/dequantize kernels live in a separate library; registering them is a
+    # side effect of this import.
+    import executorch.kernels.quantized  # noqa: F401
+    from executorch.runtime import Runtime
+
+    return Runtime.get()
+
+
+def program_geometry(program, name: str) -> FrameGeometry:
+    """The frame geometry from the program's metadata methods (run, as the C++ runtime does)."""
+    try:
+        values = {
+            key: int(program.load_method(key).execute([])[0])
+            for key in ("sample_rate", "hop_samples", "context_samples")
+        }
+        geometry = frame_geometry(values["sample_rate"])
+    except (RuntimeError, KeyError, ValueError) as error:
+        raise CpuProgramError(
+            f"{name}: no frame geometry in the program's metadata methods ({error}); export it "
+            "with this version of run.sh"
+        ) from None
+    if geometry.metadata() != values:
+        raise CpuProgramError(f"{name}: metadata {values}, expected {geometry.metadata()}")
+    return geometry
+
+
+def program_input_dtype(method, path: str, geometry: FrameGeometry) -> type:
+    """Checks ``forward``'s signature; returns the audio input's numpy dtype."""
+    meta = method.metadata
+    input_shape = (1, geometry.frame_samples)
+    if meta.num_inputs() != 1 or meta.num_outputs() != 1:
+        raise CpuProgramError(
+            f"{path}: {METHOD} has {meta.num_inputs()} input(s) and {meta.num_outputs()} "
+            f"output(s): expected 1 and 1 (frame {input_shape} -> probability {OUTPUT_SHAPE})"
+        )
+    for what, info, shape in (
+        ("input", meta.input_tensor_meta(0), input_shape),
+        ("output", meta.output_tensor_meta(0), OUTPUT_SHAPE),
+    ):
+        if tuple(info.sizes()) != shape:
+            raise CpuProgramError(
+                f"{path}: {METHOD} {what} has shape {tuple(info.sizes())}: expected {shape}"
+            )
+    dtype = _INPUT_DTYPES.get(int(meta.input_tensor_meta(0).dtype()))
+    if dtype is None:
+        raise CpuProgramError(f"{path}: {METHOD} input is neither int16 nor float32")
+    return dtype
