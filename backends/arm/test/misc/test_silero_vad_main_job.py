@@ -9,7 +9,7 @@ condition (the level sweep, quiet, clipped, noisy, telephone), report and plots.
 
 Bounds sit near what the default configuration measures (device twin vs float, committed
 validation clips, executorch 1.4.1), with the margin said in each case. Where a bound is
-looser than the issue's goal for that condition the goal is not met; the example README
+looser than the issue's goal for that condition the goal is not met; STUDIES.md
 gives the numbers of every lever tried.
 """
 

@@ -52,6 +52,7 @@ for case in "${cases[@]}"; do
     tree="${repo_root}"
     [[ "${side}" == after ]] || tree="${worktree}"
     out="${work_dir}/${target}_${rate}/${side}"
+    mkdir -p "${out}"
     echo "== ${target} ${rate} Hz, ${side} (${tree})" >&2
     (cd "${tree}" && python -m examples.arm.silero_vad.run_silero_vad --target "${target}" \
       --sample-rate "${rate}" --conditions none --output-dir "${out}" > "${out}.log" 2>&1) ||
