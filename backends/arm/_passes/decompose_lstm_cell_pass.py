@@ -14,10 +14,8 @@ from backends.arm._passes.pass_provenance import mark_created_by
 
 
 class DecomposeLstmCellPass(ArmPass):
-    """Decomposes aten.lstm_cell into ops that the Arm INT pipeline quantizes and lowers.
-
-    The release's Arm backend has no lowering for ``aten.lstm_cell``: the cell stays on the
-    CPU in float. This pass rewrites it, before quantization annotation, as
+    """Decomposes aten.lstm_cell (left on the CPU in float by 1.4.1) into gate ops that the
+    Arm INT pipeline quantizes and lowers; run before quantization annotation:
 
         gates_x = linear(x, W_ih, b_ih)              gates_h = linear(h, W_hh, b_hh)
         i = sigmoid(gates_x[0:H]   + gates_h[0:H])    f = sigmoid(gates_x[H:2H]  + gates_h[H:2H])
@@ -25,10 +23,8 @@ class DecomposeLstmCellPass(ArmPass):
         c' = f * c + i * g
         h' = o * tanh(c')
 
-    (slices on the last dimension), so each gate's pre-activation, each activation and the
-    new state get their own observer. Supports any input rank (``nn.LSTMCell`` given an
-    unbatched ``(I,)`` input exports as unsqueeze + batched cell), with or without biases,
-    and outputs read through ``getitem`` with index 0, 1, -2 or -1.
+    (slices on the last dimension), so each gate pre-activation gets its own observer. Any
+    input rank, with or without biases; outputs read through ``getitem`` (0, 1, -2, -1).
     """
 
     _passes_required_after: set[type[ExportPass]] = set()

@@ -13,13 +13,10 @@ from torchao.quantization.pt2e.constant_fold import constant_fold
 class FoldConstantsKeepMutableStatePass(ConstantFoldingPass):
     """Folds constant subgraphs, except reads of buffers the model writes.
 
-    The annotation pipeline's ``ConstantFoldingPass`` uses torch's export folder, which
-    treats every ``get_attr`` as a constant: a read of the recurrent state
-    (``state * 2``, ``state.float()``) is evaluated once on the initial zeros and frozen
-    into the graph, so the model forgets its state. torchao's folder (pinned with
-    executorch) finds the buffers written by ``copy_`` and leaves every op that reads
-    them in place. This pass folds with it and keeps the upstream guarantee that
-    conv/linear weights stay parameters.
+    The release's ``ConstantFoldingPass`` treats every ``get_attr`` as constant and freezes
+    reads of the recurrent state on its initial zeros. torchao's folder leaves ops reading
+    ``copy_`` destinations in place; this pass folds with it and, like upstream, keeps
+    conv/linear weights as parameters.
     """
 
     _passes_required_after: set[type[ExportPass]] = set()

@@ -20,22 +20,14 @@ class FoldScalarMulIntoQParamsPass(ArmPass):
 
         y = quantize(dequantize(x_q, s, z) * c, s_y, z_y)     with c a constant > 0
 
-    and gives every ``dequantize(y, s_y, z_y)`` the integers ``x_q`` read with scale
-    ``s * c`` instead: ``(x_q - z) * s * c`` is exactly the product, so the result is the
-    same function without the product's second rounding. On Ethos-U this removes a
-    multiplication and its three rescales (the constant's, the input's and the result's),
-    about 2,500 cycles per scalar multiply of a 4 x 129 tensor on executorch 1.4.1, whose
-    lowering does not fuse them; ``c`` goes into the consumers' input rescales instead.
+    and makes every ``dequantize(y, s_y, z_y)`` read ``x_q`` with scale ``s * c``: the
+    same function without the product's second rounding, and on Ethos-U one multiply and
+    its three rescales fewer (1.4.1 does not fuse them).
 
-    The constant is the value the model holds (as convert_pt2e stored it). Products with
-    a non-constant (including a buffer the model writes), negative or non-scalar factor
-    are left alone, and so is a product whose folding would make a consumer read the same
-    integers as another node of the same op: once the Arm backend folds the dequantize
-    nodes into qparams, two such nodes look identical and get merged, whatever their
-    scales (``a * c0 + b * s0`` and ``a * c1 + b * s1`` would both become ``add(a, b)``).
-
-    The pass keeps no state between calls: what one call learns about its graph (the
-    buffers the model writes) is handed down as arguments.
+    Left alone: a non-constant (or written buffer), negative or non-scalar factor, and a
+    product whose folding would make a consumer read the same integers as another node of
+    its op: once dequantizes fold into qparams the two would look identical and be merged
+    whatever their scales.
     """
 
     _passes_required_after: set[type[ExportPass]] = set()
@@ -75,7 +67,7 @@ class FoldScalarMulIntoQParamsPass(ArmPass):
         return PassResult(graph_module, modified)
 
     def _integer_signature(self, node: torch.fx.Node, replaced=None, source=None) -> tuple:
-        """``node``'s op and arguments with every dequantize seen through to its integers
+        """``node``'s op and arguments with dequantizes seen through to their integers
         (``replaced`` read as ``source``): what is left once the qparams are folded."""
 
         def integers(argument):
@@ -109,10 +101,7 @@ class FoldScalarMulIntoQParamsPass(ArmPass):
     def _match(
         self, graph_module: torch.fx.GraphModule, mul: torch.fx.Node, written: set[str]
     ) -> tuple[torch.fx.Node, float] | None:
-        """(the dequantized operand, the constant factor), or None if ``mul`` does not fit.
-
-        ``written``: the names of the buffers the model writes, never a constant factor.
-        """
+        """(the dequantized operand, the constant factor), or None if ``mul`` does not fit."""
         if len(mul.args) != 2 or mul.kwargs:
             return None
         # The product must reach the graph only through quantize -> dequantize.
@@ -134,9 +123,8 @@ class FoldScalarMulIntoQParamsPass(ArmPass):
     def _constant_scalar(
         self, graph_module: torch.fx.GraphModule, operand, written: set[str]
     ) -> float | None:
-        """The value of a one-element constant: a number, a constant tensor, or a constant
-        behind a dequantize (convert_pt2e stores it as integers, or as a float and its
-        quantize)."""
+        """The value of a one-element constant: a number, a tensor, or one behind a
+        dequantize (stored as integers, or as a float and its quantize)."""
         if isinstance(operand, (int, float)):
             return float(operand)
         if not isinstance(operand, torch.fx.Node):

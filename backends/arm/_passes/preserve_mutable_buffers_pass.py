@@ -50,8 +50,7 @@ def register_buffer(graph_module: torch.fx.GraphModule, name: str, tensor: torch
     """Registers ``tensor`` as the buffer ``name`` (dotted), on its owner submodule."""
     owner_path, _, leaf = name.rpartition(".")
     if owner_path and not isinstance(_attr(graph_module, owner_path), torch.nn.Module):
-        # Retracing flattens the module tree: a nested buffer (``cell.h``) needs its
-        # owner rebuilt, or the name the program writes would have nothing behind it.
+        # Retracing flattens the module tree: rebuild a nested buffer's owner.
         if not graph_module.add_submodule(owner_path, torch.nn.Module()):
             raise RuntimeError(f"cannot rebuild module '{owner_path}' for buffer '{name}'")
     owner = graph_module.get_submodule(owner_path) if owner_path else graph_module
@@ -83,27 +82,18 @@ def _writes_and_reads(graph_module: torch.fx.GraphModule, name: str) -> tuple[in
 class PreserveMutableBuffersPass(ArmPass):
     """Runs one pass, then gives every mutable buffer back its name and its tensor.
 
-    Arm passes retrace the graph (``ExportPass``), which re-registers each ``get_attr``
-    tensor under a generated name (``_tensor_constant0``), and ``DeduplicateGetAttrPass``
-    gives a second reader its own alias attribute. The buffer write then targets a name
-    the program does not own, and once re-exported the state is a constant. Before the
-    wrapped pass this records the buffers written by ``copy_`` (name -> tensor); after
-    it, each ``get_attr`` that reads one of those tensors' memory is pointed back at the
-    original name and the aliases are removed. Matching by storage, not by contents or
-    position, keeps two buffers with equal contents (zeros) apart and does not depend on
-    the order of the writes. A pass that drops a write or freezes every read of a
-    buffer is reported, not repaired. Each ``get_attr`` it points back is marked
-    (``pass_provenance``).
+    Retracing re-registers each ``get_attr`` tensor under a generated name, and
+    ``DeduplicateGetAttrPass`` aliases second readers: the ``copy_`` then writes a name the
+    program does not own and the state becomes a constant. This records the written
+    buffers before the pass and afterwards points every ``get_attr`` reading their storage
+    (storage, not contents: equal zero buffers stay apart) back at the original name,
+    removing the aliases and marking what it repaired. A dropped write or frozen reads are
+    reported, not repaired. The release's own per-pass restore (after 1.4.1) is switched
+    off around the wrapped pass, so one rule runs on every release.
 
-    Releases after 1.4.1 restore buffers inside ``ArmPass`` too; for the pass it wraps,
-    this switches that restore off (``upstream_capabilities``), so the job is done once,
-    by the same rule on every release.
-
-    In a pipeline it stands for the pass it wraps: its ``__name__``, the passes it
-    requires after it and its annotation flag (``tfa_pass``) are the wrapped pass's, and
-    so is any attribute that ``ArmPass`` does not define. It replaces ``ArmPass.__call__``,
-    not only ``call``: the wrapped pass runs through its own ``__call__`` (checks,
-    retrace), and the release's per-pass restore must not run a second time around it.
+    In a pipeline it stands for the wrapped pass (name, required passes, ``tfa_pass`` flag,
+    other attributes), and it replaces ``__call__`` so the wrapped pass runs through its
+    own ``__call__`` and no restore runs twice.
     """
 
     def __init__(self, wrapped: GraphPass) -> None:
@@ -116,8 +106,7 @@ class PreserveMutableBuffersPass(ArmPass):
     def _passes_required_after(self) -> set[type[ExportPass]]:
         return set(getattr(self.wrapped, "_passes_required_after", set()))
 
-    # ArmPassManager's lowering pipeline hands the current ExportedProgram to every pass
-    # that has this attribute: it tells a lifted graph's buffers apart from its inputs.
+    # The lowering pipeline sets it on passes that have it: it tells buffers from inputs.
     @property
     def exported_program(self) -> Any:
         return self._program
@@ -129,8 +118,7 @@ class PreserveMutableBuffersPass(ArmPass):
             self.wrapped.exported_program = value
 
     def __getattr__(self, name: str) -> Any:
-        # Anything else ArmPass does not define (the wrapped pass's settings) is the
-        # wrapped pass's.
+        # What ArmPass does not define is the wrapped pass's.
         if name in ("wrapped", "_program"):
             raise AttributeError(name)
         return getattr(self.wrapped, name)
@@ -163,11 +151,8 @@ class PreserveMutableBuffersPass(ArmPass):
     def _call_on_program(
         self, program: ExportedProgram, graph_module: torch.fx.GraphModule
     ) -> PassResult | None:
-        """Lifted graph (lowering pipeline): buffers are placeholders named by the signature.
-
-        Placeholder names survive retracing, so here the guard checks rather than
-        repairs: each mutated buffer keeps its placeholder, its readers and its tensor.
-        """
+        """Lifted graph (lowering pipeline): placeholder names survive retracing, so this
+        only checks that each mutated buffer keeps its placeholder, readers and tensor."""
         signature = program.graph_signature
         mutated = set(signature.buffers_to_mutate.values())
         watched = {
@@ -204,8 +189,8 @@ class PreserveMutableBuffersPass(ArmPass):
                 aliases.add(str(node.target))
                 node.target = owner.name
                 repaired.add(owner.name)
-            # One get_attr node per buffer: torchao's folder deletes the attribute behind
-            # a get_attr left without users, even when another node still reads it.
+            # One get_attr per buffer: torchao's folder deletes the attribute behind a
+            # get_attr without users, even when another node still reads it.
             if owner.name in first_reader:
                 node.replace_all_uses_with(first_reader[owner.name])
                 graph_module.graph.erase_node(node)
@@ -216,8 +201,7 @@ class PreserveMutableBuffersPass(ArmPass):
             mark_created_by(first_reader[name], self)
         changed = bool(repaired)
         for buffer in buffers:
-            # Retracing can hand back the buffer as a tensor that requires grad, and
-            # copy_ into such a tensor fails; detach() keeps the same storage.
+            # copy_ into a retraced tensor that requires grad fails; detach() keeps storage.
             tensor = buffer.tensor.detach() if buffer.tensor.requires_grad else buffer.tensor
             if _attr(graph_module, buffer.name) is not tensor:
                 register_buffer(graph_module, buffer.name, tensor)

@@ -23,27 +23,19 @@ from backends.arm._passes.preserve_mutable_buffers_pass import PreserveMutableBu
 
 
 class StatefulArmPassManager(ArmPassManager):
-    """The release's ArmPassManager, made safe for models that own mutable state.
+    """The release's ArmPassManager with every pass inside ``PreserveMutableBuffersPass``
+    and ``ConstantFoldingPass`` replaced by ``FoldConstantsKeepMutableStatePass``.
 
-    It builds exactly the upstream pipelines and runs every pass inside
-    ``PreserveMutableBuffersPass``, so buffer names and storage survive each transform;
-    the annotation pipeline's ``ConstantFoldingPass`` becomes
-    ``FoldConstantsKeepMutableStatePass``.
-
-    Where the guard goes in differs by pipeline, because the releases run them
-    differently. The lowering pipeline is guarded in ``_transform``, after upstream
-    applied pass insertions and validated the pass order on the bare passes (both look at
-    pass types). The annotation pipeline has neither, and 1.5.1 runs it straight from
-    ``transform_for_annotation_pipeline`` (1.4.1 went through ``_transform_graph_module``),
-    so there each pass is guarded as the pipeline adds it.
+    The lowering pipeline is guarded in ``_transform``, after upstream validated the order
+    of the bare passes; the annotation pipeline (run from ``_transform_graph_module`` on
+    1.4.1, directly on 1.5.1) is guarded pass by pass as it is built.
     """
 
     _guard_added_passes = False
 
     wrapped_passes: ClassVar[int] = 0
-    """Passes wrapped so far in this process, by every instance. The flow never reads it:
-    it lets a test harness prove the guard was in the way (a release that moves the
-    patched names leaves it at 0), see ``backends/arm/test/pytest_stateful_guard.py``."""
+    """Passes wrapped so far in this process: lets ``test/pytest_stateful_guard.py`` prove
+    the guard was in the way."""
 
     @staticmethod
     def _guarded(arm_pass: Any) -> PreserveMutableBuffersPass:
@@ -80,10 +72,8 @@ class StatefulArmPassManager(ArmPassManager):
         return super()._transform(exported_program, graph_module)
 
 
-# Modules of the release that look ArmPassManager up by name when they build a pipeline:
-# the quantizer (annotation pipeline), the _passes package (the TOSA backend imports it
-# from there when it lowers) and, from 1.5.1, the TOSA partitioner (pre-decomposition
-# pipeline). A module that does not hold the release's class is not a site.
+# Modules that look ArmPassManager up by name when they build a pipeline (the TOSA
+# partitioner only from 1.5.1); one that does not hold the release's class is no site.
 _CANDIDATE_SITES: tuple[ModuleType, ...] = (arm_quantizer, arm_passes, tosa_partitioner)
 
 
@@ -96,10 +86,8 @@ def pass_manager_sites() -> list[ModuleType]:
 def use_stateful_arm_pass_manager() -> Iterator[None]:
     """Makes the Arm backend build its pass pipelines with ``StatefulArmPassManager``.
 
-    The releases offer no hook that wraps every pass (pass insertions add passes, they
-    cannot replace or surround them), so this swaps the ``ArmPassManager`` name in the
-    modules that construct it, for the duration of the block, and always restores it.
-    Inside an active block, a nested one finds no site left and changes nothing.
+    No release hook can wrap every pass, so this swaps the name in the modules that
+    construct it for the block (a nested block finds no site and changes nothing).
     """
     sites = pass_manager_sites()
     for site in sites:

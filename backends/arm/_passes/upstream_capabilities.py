@@ -5,38 +5,19 @@
 
 """What the installed ExecuTorch release's Arm backend already does for stateful models.
 
-Our passes were written for executorch 1.4.1, whose Arm backend neither lowers
-``nn.LSTMCell`` nor keeps model-owned state. Later releases took on parts of that job.
-Each job below has exactly one owner on every release, so the pipeline, and with it
-the quantized graph and the program's numbers, is the same whichever release runs it:
+Our passes were written for 1.4.1; 1.5.1 took on parts of the job. Each job has one owner
+on every release, so the quantized graph and the program's numbers do not depend on it:
 
-========================  =====================  ======================  ===============
-job                       executorch 1.4.1       executorch 1.5.1        who runs it here
-========================  =====================  ======================  ===============
-lstm_cell -> gate ops     not done (CPU float)   ``DecomposeLstmPass``   ours, always
-buffer names per pass     not done (renamed)     ``ArmPass.__call__``    ours, always
-folding around state      freezes state reads    torchao folder          ours, always
-state outside delegate    copied in as constant  ``tag_constant_data``   both (idempotent)
-========================  =====================  ======================  ===============
+* lstm_cell -> gate ops: ours (``DecomposeLstmCellPass`` runs before the release's
+  ``DecomposeLstmPass``, which then finds no cell; ours gives each gate its own observer).
+* buffer names per pass: ours (``PreserveMutableBuffersPass`` switches the release's
+  restore off around the pass it wraps: ``release_buffer_restore_disabled``).
+* folding around state: ours (``FoldConstantsKeepMutableStatePass`` replaces, never
+  follows, the release's ``ConstantFoldingPass``).
+* state outside the delegate: both (``StatefulEthosUPartitioner`` untags after the
+  release; a no-op where the release no longer tags).
 
-Why ours, and not the release's, when both exist:
-
-* ``DecomposeLstmCellPass`` runs before the annotation pipeline, so the release's
-  ``DecomposeLstmPass`` finds no cell. Ours slices each gate before adding the input and
-  recurrent halves, so every gate pre-activation gets its own observer; the release adds
-  the whole ``4H`` vector first and shares one observer across the four gates, which
-  quantizes differently. Keeping ours keeps the numbers of 1.4.1.
-* ``PreserveMutableBuffersPass`` wraps every pass (``ArmPass`` or not) and also checks
-  that no pass drops a write or freezes a read. Where the release's ``ArmPass`` restores
-  buffers itself, ours switches that copy off for the passes it wraps
-  (:func:`release_buffer_restore_disabled`), so the work is done once, by one rule.
-* ``FoldConstantsKeepMutableStatePass`` replaces the release's ``ConstantFoldingPass``
-  (a replacement, never a second run); on 1.5.1 both fold with torchao's folder.
-* ``StatefulEthosUPartitioner`` untags mutated buffers after the release has tagged; on
-  releases that no longer tag them that is a no-op, kept as the guarantee.
-
-Everything here is detected from the release's code, not from its version number; the
-tests pin what each known release reports.
+Everything is detected from the release's code, not its version; tests pin each release.
 """
 
 import contextlib
@@ -77,12 +58,8 @@ def _nothing_to_restore(graph_module: torch.fx.GraphModule) -> dict[str, torch.T
 
 @contextlib.contextmanager
 def release_buffer_restore_disabled() -> Iterator[None]:
-    """Switches off the release's own per-pass buffer restore while the block runs.
-
-    ``PreserveMutableBuffersPass`` uses it around the one pass it wraps, so the restore
-    happens once, by our rule. An empty collection makes the release's restore return at
-    once. Releases without that restore (1.4.1) are left untouched.
-    """
+    """Switches off the release's per-pass buffer restore (if any) while the block runs:
+    an empty collection makes it return at once."""
     if not arm_pass_restores_mutable_buffers():
         yield
         return

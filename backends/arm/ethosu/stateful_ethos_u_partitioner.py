@@ -11,8 +11,4 @@ from backends.arm.tosa.stateful_tosa_partitioner import StatefulTOSAPartitioner
 
 
 class StatefulEthosUPartitioner(StatefulTOSAPartitioner, EthosUPartitioner):
-    """Delegates the whole stateful model to Ethos-U but keeps its mutable buffers outside
-    the delegate: ``StatefulTOSAPartitioner``'s partitioning with ``EthosUPartitioner``'s
-    compile spec and backend (``EthosUPartitioner`` only sets those up; it partitions as
-    ``TOSAPartitioner`` does).
-    """
+    """``StatefulTOSAPartitioner`` with ``EthosUPartitioner``'s compile spec and backend."""

@@ -24,8 +24,7 @@ from backends.arm._passes.stateful_arm_pass_manager import use_stateful_arm_pass
 
 @dataclass(frozen=True)
 class LstmGateProductSpec:
-    """How the LSTM cell's gate products are quantized: their input and weight specs, when
-    they differ from the global config (None: the global one)."""
+    """The LSTM gate products' input and weight specs (None: the global config's)."""
 
     input_activation: QuantizationSpec | None = None
     weight: QuantizationSpec | None = None
@@ -34,23 +33,13 @@ class LstmGateProductSpec:
 class StatefulTOSAQuantizer(TOSAQuantizer):
     """Quantizes LSTM cells and model-owned state for the Arm backend (TOSA, Ethos-U).
 
-    Before the release's annotation pipeline runs, ``aten.lstm_cell`` is decomposed
-    (``DecomposeLstmCellPass``) so its gates are annotated and lowered like any other
-    op; the pipeline itself runs under ``StatefulArmPassManager``, which keeps mutable
-    buffers (names, storage, reads) intact through every transform.
+    ``aten.lstm_cell`` is decomposed (``DecomposeLstmCellPass``) before the release's
+    annotation pipeline, which runs under ``StatefulArmPassManager`` so mutable buffers
+    survive it; the gates quantize alike on every release (``upstream_capabilities``).
 
-    Releases from 1.5.1 decompose ``lstm_cell`` in that pipeline too
-    (``DecomposeLstmPass``); running ours first leaves it no cell, so the graph, and the
-    quantization of each gate, is the same on every release (see
-    ``backends/arm/_passes/upstream_capabilities.py``).
-
-    ``lstm_gate_products`` (``LstmGateProductSpec``) can quantize the inputs (the cell
-    input and the hidden state, as they enter them) and the weights of the cell's gate
-    products with their own specs instead of the global config, which everything else
-    keeps. A one-row product streams each weight
-    once per step: Vela's Ethos-U85 cost for it follows the input width (8-bit inputs
-    halve it), the bytes of weights read from memory and the number of output channels,
-    while the gate pre-activations, the nonlinearities and the state can keep 16 bits.
+    ``lstm_gate_products`` gives the gate products' inputs and weights their own specs:
+    Vela's cost of a one-row product follows its input width and weight bytes, while the
+    pre-activations, nonlinearities and state keep 16 bits.
     """
 
     def __init__(
@@ -81,11 +70,7 @@ class StatefulTOSAQuantizer(TOSAQuantizer):
 
 
 class StatefulEthosUQuantizer(StatefulTOSAQuantizer, EthosUQuantizer):
-    """``StatefulTOSAQuantizer`` for an Ethos-U compile spec.
-
-    ``EthosUQuantizer`` only narrows ``TOSAQuantizer`` to Ethos-U compile specs, so the
-    stateful behaviour is all ``StatefulTOSAQuantizer``'s.
-    """
+    """``StatefulTOSAQuantizer`` for an Ethos-U compile spec (all ``EthosUQuantizer`` adds)."""
 
     def __init__(
         self,
@@ -99,15 +84,9 @@ _DEQUANTIZE = torch.ops.quantized_decomposed.dequantize_per_tensor.default
 
 
 def _share_explicit_dequantize_readers(model: torch.fx.GraphModule) -> None:
-    """Every reader of a tensor the model dequantizes itself shares the first reader's spec.
-
-    A model reads its integer inputs and integer state through explicit dequantize nodes,
-    which the release leaves unannotated and whose readers it annotates one by one. One
-    tensor then gets several input specs, some shared with a sibling's, and torchao's
-    union-find can make a shared spec the root of its own group: prepare_pt2e recurses
-    forever (seen with an integer input read by three slices, one feeding an
-    exchange-matrix reversal). It is one tensor, so one observer is also the right answer.
-    """
+    """Every reader of an explicit dequantize (integer input or state) shares the first
+    reader's spec: one tensor, one observer. Specs annotated reader by reader could make
+    torchao's union-find recurse forever in prepare_pt2e."""
     for dequantize in model.graph.find_nodes(op="call_function", target=_DEQUANTIZE):
         readers = [user for user in dequantize.users if dequantize in _input_specs(user)]
         for reader in readers[1:]:

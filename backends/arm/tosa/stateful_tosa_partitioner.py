@@ -24,21 +24,10 @@ def mutable_buffer_placeholders(program: ExportedProgram) -> list:
 class StatefulTOSAPartitioner(TOSAPartitioner):
     """Delegates the whole stateful model but keeps its mutable buffers outside the delegate.
 
-    ``tag_constant_data`` recognises a mutated buffer only when the buffer placeholder
-    itself feeds the mutation. With an explicit ``dequantize(state)`` read and a
-    ``quantize(new_state)`` write, the placeholder's users are ordinary ops, so the buffer
-    is tagged as constant data: it is copied into the delegate, the Arm pipeline folds
-    its reads into constants (``FuseConstantArgsPass``), and the write points at a buffer
-    that no longer exists. Untagging it makes the state a delegate input: the delegate
-    reads the integer state and returns the new one, and ExecuTorch keeps the buffer
-    and performs the write (``copy_``) on the CPU.
-
-    executorch 1.5.1's ``tag_constant_data`` recognises mutated buffers from the graph
-    signature and no longer tags them; there this finds nothing to untag and stays as the
-    guarantee, whatever a release's partitioner decides.
-
-    This class partitions for the TOSA backend (the TOSA reference model);
-    ``StatefulEthosUPartitioner`` is the same for Ethos-U.
+    1.4.1's ``tag_constant_data`` tags a buffer read through ``dequantize(state)`` as
+    constant data: the delegate would fold its reads into constants and the write would
+    target a buffer that no longer exists. Untagged, the state is a delegate input and
+    ExecuTorch performs the ``copy_`` on the CPU. (1.5.1 no longer tags it: a no-op there.)
     """
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:

@@ -20,7 +20,8 @@ from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams
 from examples.arm.silero_vad.model_export.calibration import (
     H_BOUND,
     _constant_observers,
-    _lean_min_max_observers,
+    _forwards_replaced,
+    _recording_min_max,
     calibrate_observers,
     calibrate_state_quantization,
     level_versions,
@@ -197,7 +198,7 @@ def test_lean_min_max_observers_record_the_observers_own_range() -> None:
     and gives the observers their own forward back."""
     lean, reference = MinMaxObserver(dtype=torch.int16), MinMaxObserver(dtype=torch.int16)
     values = [torch.randn(1, 64) * scale for scale in (0.01, 3.0, 0.5, 40.0, 1e-4)]
-    with _lean_min_max_observers(nn.Sequential(lean)):
+    with _forwards_replaced({lean: _recording_min_max(lean)}):
         assert "forward" in vars(lean)
         for value in values:
             assert lean(value) is value

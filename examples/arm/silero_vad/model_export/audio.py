@@ -5,13 +5,10 @@
 
 """Audio front door: any file soundfile reads -> mono int16 PCM at the model's rate -> frames.
 
-Every consumer (calibration, reference probabilities, the device twin, the report)
-goes through here, so they all see the same samples and the same framing as the C++
-runtime: 16-bit PCM (what a microphone path delivers and what the program takes), and
-frame ``i`` holds the context samples before ``i * hop`` (zeros before the first frame)
-followed by ``hop`` new samples, the last frame zero-padded (64 + 512 at 16 kHz, 32 + 256
-at 8 kHz). Each file stays its own :class:`AudioStream` so that stream boundaries (state
-resets) survive.
+Calibration, references, the device twin and the report all read audio through here, so
+they see the samples and framing of the C++ runtime: frame ``i`` holds the context samples
+before ``i * hop`` (zeros at first), then ``hop`` new ones, the last frame zero-padded.
+Each file stays its own :class:`AudioStream`, so stream boundaries (state resets) survive.
 """
 
 from __future__ import annotations
@@ -95,8 +92,7 @@ def float_to_pcm16(samples: np.ndarray) -> np.ndarray:
 
 
 def load_audio(path: str | Path, geometry: FrameGeometry = GEOMETRY_16K) -> np.ndarray:
-    """Reads ``path`` as float32 mono samples at ``geometry``'s sample rate, downmixing and
-    resampling if needed."""
+    """``path`` as float32 mono samples at ``geometry``'s rate (downmixed, resampled)."""
     path = Path(path)
     if not path.exists():
         raise AudioError(f"{path}: no such file")
@@ -138,12 +134,7 @@ def load_audio(path: str | Path, geometry: FrameGeometry = GEOMETRY_16K) -> np.n
 
 
 def frame_samples(samples: np.ndarray, geometry: FrameGeometry = GEOMETRY_16K) -> np.ndarray:
-    """Cuts samples into ``(num_frames, frame_samples)`` model inputs, context then new
-    samples (at 16 kHz: 64 + 512), in the samples' own dtype.
-
-    The context of frame ``i`` is the context samples before ``i * hop`` (zeros for the
-    first frame). The last frame is zero-padded, so no sample is dropped.
-    """
+    """Cuts samples into ``(num_frames, frame_samples)`` model inputs in their own dtype."""
     hop, context = geometry.hop_samples, geometry.context_samples
     num_frames = -(-samples.shape[0] // hop)
     padded = np.zeros(context + num_frames * hop, dtype=samples.dtype)

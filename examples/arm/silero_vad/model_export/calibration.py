@@ -3,12 +3,8 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Calibration on real audio, one stream at a time, state reset at every stream start.
-
-A VAD's state carries across frames, so observers must see the ranges that occur while
-it streams, not on independent frames: each clip is fed frame by frame from a zero state,
-exactly as the device will run it.
-"""
+"""Calibration on real audio, streamed frame by frame from a zero state as on the device:
+a VAD's state carries across frames, so observers must see the ranges of streaming."""
 
 from __future__ import annotations
 
@@ -32,25 +28,11 @@ from examples.arm.silero_vad.model_export.stateful_silero_vad import (
 
 
 def overdriven_versions(streams: Sequence[AudioStream], overdrive_db: float) -> list[AudioStream]:
-    """Each stream with its peak taken to the int16 full scale and ``overdrive_db`` further,
-    clipped where it exceeds full scale, as a converter driven too hard does.
+    """Each stream with its peak at int16 full scale and ``overdrive_db`` further, clipped
+    as an overdriven converter clips.
 
-    The program takes raw int16 PCM, so a product meets everything up to a talker who
-    clips the converter; activation ranges calibrated on the clips' recorded level alone
-    saturate on loud audio, from the front end (a clipped frame drives the spectrum's
-    DC and low bins up to 6x the full-scale speech range) to the LSTM's gates. Measured
-    with the default's other levers (GPTQ, int8 LSTM gate weights, Ethos-U85), PyTorch
-    quantized program against float on the committed clips, flips / confident flips:
-    ranges at full scale (0 dB), clipped audio 3.60 % / 1.48 %, +20 dB of gain 1.48 % /
-    0.53 %; at +10 dB 1.48 % / 0 and 0.42 % / 0, clean 0.21 % -> 0.11 %. The range is
-    bought with resolution: quiet speech at -30 dB went from 1.27 % to 2.54 % flips (no
-    confident one), at -40 dB from 0.53 % to 1.38 % confident flips (float Silero's own
-    under a 1-LSB dither: 0.53 %). PyTorch quantized program on 3.3 minutes of other speech
-    (Debian's asterisk prompts in five voices and silero-vad's two example files): clipped
-    audio 2.87 % confident flips at 0 dB, 1.40 % at +3, 0.65 % at +6, 0.15 % at +10,
-    0 at +20 dB; at -40 dB 0.11 %, 0.42 %, 0.71 %, 0.44 %, 0.88 %. Each part of the
-    network needs the headroom: ranges overdriven only up to the encoder left 1.3 %
-    confident flips on that speech clipped.
+    The program takes any int16 PCM: ranges calibrated at the clips' recorded level alone
+    saturate on loud or clipped audio, from the spectrum to the LSTM gates (STUDIES.md).
     """
     versions = []
     label = "full_scale" if overdrive_db == 0 else f"overdrive{overdrive_db:+g}dB"
@@ -63,8 +45,7 @@ def overdriven_versions(streams: Sequence[AudioStream], overdrive_db: float) -> 
 
 
 def level_versions(streams: Sequence[AudioStream], levels_db: Sequence[float]) -> list[AudioStream]:
-    """Each stream at each gain of ``levels_db`` (dB on the level as recorded; 0 is the
-    stream itself), clipped at full scale."""
+    """Each stream at each gain of ``levels_db`` (0: the stream itself), clipped."""
     versions = []
     for stream in streams:
         for db in levels_db:
@@ -76,8 +57,7 @@ def level_versions(streams: Sequence[AudioStream], levels_db: Sequence[float]) -
     return versions
 
 
-# |h| < 1 (h = o * tanh(c)); the NPU's sigmoid and tanh tables may round o * tanh(c) up
-# to 1, so the range keeps a thousandth above it and the rail stays a sign of trouble.
+# |h| < 1, plus a thousandth for the NPU's tables rounding o * tanh(c) up to 1.
 H_BOUND = 1.001
 
 
@@ -89,23 +69,12 @@ def _frames(streams: Sequence[AudioStream]) -> int:
 def calibrate_state_quantization(
     model: SileroVAD, streams: Sequence[AudioStream]
 ) -> StateQuantization:
-    """qparams of the state: h from its bound, c from the float model's largest |c| over
-    the streams.
+    """qparams of the state: h from its bound, c from the float model's largest |c|.
 
-    h = o * tanh(c) lies in (-1, 1) whatever the audio, so its range is that bound (with
-    room for the NPU's table rounding, ``H_BOUND``): no input can saturate it. A
-    calibrated largest |h| (0.998 on the 8 kHz clips) let a loud clip put h on its rail.
-
-    No headroom above the largest |c|, on purpose. Louder or stranger audio than the
-    calibration's drives c further (measured on the float model: 34 on the committed
-    clips, 161 on speech clipped at +20 dB, 290 on a steady tone), and the int16 state
-    then saturates; but wherever |c| exceeds ~5, tanh(c) is 1 to float precision, so a
-    saturated c changes h not at all and only shortens the memory of a long loud sound.
-    Headroom costs c's resolution on every frame instead. Float model with only the state
-    quantized, validation clips and real speech each clean, clipped at +20 dB, with a
-    tone and at 0 dB SNR (5,276 frames), decision flips against float: c bound 34 (the
-    calibration max): 3 flips, max abs 0.014; 2x: 4, 0.034; 4x: 12, 0.115; 8x: 24, 0.23.
-    The device twin reports the frames on which the state hit its rail.
+    h = o * tanh(c) lies in (-1, 1) whatever the audio (``H_BOUND``), so no input saturates
+    it. c gets no headroom on purpose: beyond |c| ~ 5 tanh(c) is 1, so a saturated c barely
+    changes h, while headroom costs c resolution on every frame (STUDIES.md). The device
+    twin reports the frames on which the state hit its rail.
     """
     c_bound = 0.0
     progress = FrameProgress("state range", _frames(streams))
@@ -135,44 +104,14 @@ def _constant_observers(prepared: nn.Module) -> list[nn.Module]:
 
 
 @contextmanager
-def _constants_observed_once(prepared: nn.Module) -> Iterator[None]:
-    """While active, constant observers pass their input through (they saw it already).
-
-    A constant's observer sees the same tensor on every frame; skipping it after the
-    first frame takes a quarter off the calibration's time (nine per-channel weight
-    observers and the folded constants' ones, of about 90 per frame)."""
-    observers = _constant_observers(prepared)
-    for observer in observers:
-        observer.forward = _pass_through
+def _forwards_replaced(forwards: dict[nn.Module, Callable]) -> Iterator[None]:
+    """While active, each observer runs its given ``forward`` instead of its own."""
+    for observer, forward in forwards.items():
+        observer.forward = forward
     try:
         yield
     finally:
-        for observer in observers:
-            del observer.forward
-
-
-def _pass_through(value: torch.Tensor) -> torch.Tensor:
-    return value
-
-
-@contextmanager
-def _lean_min_max_observers(prepared: nn.Module) -> Iterator[None]:
-    """While active, activation min/max observers record their range in three tensor calls.
-
-    The same minimum and maximum as ``MinMaxObserver.forward``, without its per-call
-    copies and conversions: about 70 of them run on every frame, and this takes about a
-    fifth off the calibration's time.
-    """
-    constants = {id(m) for m in _constant_observers(prepared)}
-    observers = [
-        m for m in prepared.modules() if type(m) is MinMaxObserver and id(m) not in constants
-    ]
-    for observer in observers:
-        observer.forward = _recording_min_max(observer)
-    try:
-        yield
-    finally:
-        for observer in observers:
+        for observer in forwards:
             del observer.forward
 
 
@@ -192,10 +131,18 @@ def _recording_min_max(observer: MinMaxObserver) -> Callable[[torch.Tensor], tor
 def calibrate_observers(
     prepared: torch.fx.GraphModule, streams: Sequence[AudioStream], audio_input: str
 ) -> None:
-    """Feeds every stream, frame by frame, through a PT2E-prepared stateful model whose
-    audio input is ``audio_input`` (see StatefulSileroVAD)."""
+    """Feeds every stream, frame by frame from a zero state, through a PT2E-prepared
+    stateful model taking ``audio_input`` frames."""
     progress = FrameProgress("calibration", _frames(streams))
-    with _lean_min_max_observers(prepared), ExitStack() as after_first_frame:
+    constants = _constant_observers(prepared)
+    # Activation min/max observers record the same range in three tensor calls (a fifth off
+    # the time); constant observers, once they saw their constant, pass it through (a quarter).
+    lean = {
+        m: _recording_min_max(m)
+        for m in prepared.modules()
+        if type(m) is MinMaxObserver and m not in constants
+    }
+    with _forwards_replaced(lean), ExitStack() as after_first_frame:
         for stream in streams:
             progress.start_clip(stream.name)
             reset_state(prepared)
@@ -203,6 +150,7 @@ def calibrate_observers(
                 prepared(frame.unsqueeze(0))
                 progress.advance()
                 if progress.done == 1:
-                    after_first_frame.enter_context(_constants_observed_once(prepared))
+                    pass_through = {m: lambda value: value for m in constants}
+                    after_first_frame.enter_context(_forwards_replaced(pass_through))
             progress.finish_clip()
     reset_state(prepared)

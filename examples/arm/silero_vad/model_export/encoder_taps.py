@@ -5,13 +5,10 @@
 
 """Drops the encoder's kernel taps that only ever multiply zero padding.
 
-A frame gives the encoder 4 STFT columns (at both sample rates), and its strides
-(1, 2, 2, 1) shrink them to 4, 2, 1 and 1. With 3-tap kernels and a zero pad on each side,
-the third convolution's first tap and the fourth convolution's outer taps meet nothing
-but padding on every frame, yet the NPU streams and multiplies their weights. Cutting
-each convolution down to the taps that see real columns (and its padding to what those
-taps still need, here none) is the same function, with a third fewer weights in the last
-two layers.
+The encoder's strides (1, 2, 2, 1) shrink a frame's 4 STFT columns to 4, 2, 1, 1: the
+third convolution's first tap and the fourth's outer taps only meet padding, yet the NPU
+streams their weights. Cutting them is the same function with a third fewer weights in
+the last two layers.
 """
 
 from __future__ import annotations
@@ -38,9 +35,8 @@ def _used_taps(conv: nn.Conv1d, input_length: int) -> tuple[list[int], int]:
 
 
 def _without_padding_taps(conv: nn.Conv1d, input_length: int) -> tuple[nn.Conv1d, int]:
-    """``conv`` cut to its used taps, when that is exactly the same function, and its
-    output length. Without padding, output ``out`` starts at column ``out * stride``:
-    the column the original's first used tap met, ``out * stride - padding + first``."""
+    """``conv`` cut to its used taps when that is exactly the same function (the first used
+    tap is the padding's width), and its output length."""
     (kernel,), (stride,), (padding,) = conv.kernel_size, conv.stride, conv.padding
     used, output_length = _used_taps(conv, input_length)
     first, count = used[0], len(used)
@@ -66,8 +62,7 @@ def _without_padding_taps(conv: nn.Conv1d, input_length: int) -> tuple[nn.Conv1d
 
 
 def trim_padding_taps(encoder: Encoder, input_length: int) -> Encoder:
-    """``encoder`` (changed in place) with every convolution cut to its useful taps, for
-    ``input_length`` columns in (``FrameGeometry.stft_columns``)."""
+    """``encoder`` (changed in place) cut to its useful taps for ``input_length`` columns."""
     length = input_length
     for index, conv in enumerate(encoder.convs):
         encoder.convs[index], length = _without_padding_taps(conv, length)

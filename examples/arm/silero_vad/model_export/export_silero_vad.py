@@ -3,13 +3,10 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Exports the stateful quantized (a16w8) Silero VAD and everything needed to check it.
-
-Writes to the output directory: the ``.pte``; per validation clip the float model's and
-the quantized program's probabilities (float32 little-endian ``.bin``, one per frame);
-for NPU targets the TOSA file Vela compiled and Vela's summary CSV (``vela/``); and
-``report.json``.
-"""
+"""Exports the stateful quantized (a16w8) Silero VAD and everything needed to check it:
+the ``.pte``, per validation clip the float and quantized probabilities (float32 ``.bin``
+per frame, in ``reference/``), for NPU targets Vela's input and output (``vela/``), and
+``report.json``."""
 
 from __future__ import annotations
 
@@ -18,7 +15,7 @@ import json
 import shutil
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
@@ -71,9 +68,6 @@ from examples.arm.silero_vad.model_export.targets import (
 from examples.arm.silero_vad.model_export.vela_report import run_vela
 from examples.arm.silero_vad.model_export.weight_rounding import round_weights, rounding_streams
 
-# The quantization is the same for every target: the cpu program is the NPU model's twin.
-QUANTIZATION_TARGET = DEFAULT_NPU_TARGET
-
 
 @dataclass(frozen=True)
 class ExportOptions:
@@ -110,15 +104,11 @@ class ExportOptions:
 class ExportResult:
     report: dict
     pte_path: Path
-    validation_streams: list[AudioStream] = field(default_factory=list)
+    validation_streams: list[AudioStream]
     # The PyTorch quantized program the .pte was lowered from (what the cpu target runs).
-    quantized: torch.nn.Module | None = None
+    quantized: torch.nn.Module
     # Float Silero at the program's sample rate: the accuracy reference.
-    float_model: SileroVAD | None = None
-
-
-def pte_name(target: str) -> str:
-    return f"silero_vad_{target}.pte"
+    float_model: SileroVAD
 
 
 def reference_path(output_dir: Path, clip: str, kind: str) -> Path:
@@ -165,37 +155,23 @@ def quantize_configured(
     audio_input: str = DEFAULT_AUDIO_INPUT,
     reversal: str = "flip",
 ) -> tuple[torch.fx.GraphModule, StateQuantization]:
-    """The stateful model with ``config``'s quantization choices, calibrated.
-
-    ``config`` has its gate weights chosen (``ModelConfig.for_memory_mode``). ``float_model``
-    (Silero at the calibration audio's rate) sets the state's range on the calibration
-    audio as it is; the weights are rounded (GPTQ) on the layer inputs of the calibration
-    audio at every level; the activation ranges also see it overdriven into clipping
-    (``config.range_overdrive_db``).
-    """
+    """The stateful model with ``config``'s choices (gate weights chosen: ``for_memory_mode``),
+    calibrated: the state's range on ``calibration`` as it is (``float_model``), the weights
+    rounded over every level, the activation ranges also overdriven into clipping."""
     state_quantization = calibrate_state_quantization(float_model, calibration)
     arranged = build_float_model(float_model.geometry.sample_rate, reversal)
     if config.weight_rounding == "gptq":
-        round_weights(
-            arranged,
-            rounding_streams(calibration),
-            quantization_config().weight,
-            gate_weight_spec(config),
-        )
+        weight_spec, gate_spec = quantization_config().weight, gate_weight_spec(config)
+        round_weights(arranged, rounding_streams(calibration), weight_spec, gate_spec)
     stateful = StatefulSileroVAD(arranged, state_quantization, audio_input)
     activation_calibration = list(calibration)
     if config.range_overdrive_db is not None:
-        # At full scale too: the 16-bit ranges take their top from the overdriven clips,
-        # while the 8-bit LSTM gate inputs' histograms still see unclipped loud speech
-        # (without it the committed clips' MAE was 0.0047 instead of 0.0040).
+        # At full scale too, so unclipped loud speech is seen as well (STUDIES.md).
         for overdrive_db in sorted({0.0, config.range_overdrive_db}):
             activation_calibration += overdriven_versions(calibration, overdrive_db)
+    gate_products = lstm_gate_product_spec(config)
     quantized = quantize_silero_vad(
-        stateful,
-        activation_calibration,
-        spec,
-        quantization_config(),
-        lstm_gate_product_spec(config),
+        stateful, activation_calibration, spec, quantization_config(), gate_products
     )
     return quantized, state_quantization
 
@@ -213,46 +189,35 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
 
     float_model = SileroVAD.from_silero_package(options.sample_rate)
     vela = options.vela_settings()
+    system_config, memory_mode = (vela.system_config, vela.memory_mode) if vela else (None, None)
     vela_dir = output_dir / "vela"
     if vela_dir.exists():
         shutil.rmtree(vela_dir)
-    spec = make_compile_spec(
-        options.target if vela else QUANTIZATION_TARGET,
-        vela.system_config if vela else None,
-        vela.memory_mode if vela else None,
-        vela_dir if vela else None,
-    )
-    model = options.model.for_memory_mode(vela.memory_mode if vela else None)
+    # The cpu program is quantized as for the default NPU: the NPU model's twin.
+    target = options.target if vela else DEFAULT_NPU_TARGET
+    spec = make_compile_spec(target, system_config, memory_mode, vela_dir if vela else None)
+    model = options.model.for_memory_mode(memory_mode)
+    reversal = reversal_for(options.target)
     quantized, state_quantization = quantize_configured(
-        model,
-        float_model,
-        calibration,
-        spec,
-        options.audio_input,
-        reversal_for(options.target),
+        model, float_model, calibration, spec, options.audio_input, reversal
     )
     inputs = example_inputs(geometry, options.audio_input)
     program = lower(quantized, inputs, spec if vela else None, geometry.metadata())
     export_seconds = time.monotonic() - start
 
     program_summary = inspect_program(program.buffer)
+    state_dtype = state_quantization.numpy_dtype
     check_program_contract(
-        program_summary,
-        geometry,
-        options.audio_input,
-        state_quantization.numpy_dtype,
-        options.on_npu,
+        program_summary, geometry, options.audio_input, state_dtype, options.on_npu
     )
-    pte_path = output_dir / pte_name(options.target)
+    pte_path = output_dir / f"silero_vad_{options.target}.pte"
     pte_path.write_bytes(program.buffer)
 
     for stream in validation:
+        frames = program_frames(stream, options.audio_input)
         for kind, probabilities in (
             ("float", float_probabilities(float_model, stream)),
-            (
-                "quantized",
-                stream_probabilities(quantized, program_frames(stream, options.audio_input)),
-            ),
+            ("quantized", stream_probabilities(quantized, frames)),
         ):
             path = reference_path(output_dir, stream.name, kind)
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -261,8 +226,8 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
     report: dict = {
         "executorch_version": version("executorch"),
         "target": options.target,
-        "system_config": vela.system_config if vela else None,
-        "memory_mode": vela.memory_mode if vela else None,
+        "system_config": system_config,
+        "memory_mode": memory_mode,
         "sample_rate": options.sample_rate,
         "audio_input": options.audio_input,
         "geometry": geometry.metadata(),
@@ -282,13 +247,7 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
         report["cpu_ops"] = vela_report.cpu_ops
         report["vela"] = vela_report.to_dict()
     write_report(output_dir, report)
-    return ExportResult(
-        report=report,
-        pte_path=pte_path,
-        validation_streams=validation,
-        quantized=quantized,
-        float_model=float_model,
-    )
+    return ExportResult(report, pte_path, validation, quantized, float_model)
 
 
 def write_report(output_dir: Path, report: dict) -> Path:

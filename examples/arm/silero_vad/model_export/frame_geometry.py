@@ -3,22 +3,15 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""How Silero VAD cuts audio into model calls, at each of its two sample rates.
-
-The silero-vad package ships two networks of the same shape: one for 16 kHz audio and one
-for 8 kHz (the JIT's ``_model_8k``). Both see 32 ms of new audio per call, with a few
-milliseconds of the previous call in front, and both take a 4-column STFT of it, so
-everything rate-dependent is a number in this table. The export writes these numbers
-into the program (``PROGRAM_METADATA``), so the C++ runtime takes the same geometry from
-the ``.pte`` instead of assuming it.
-"""
+"""How Silero VAD cuts audio into model calls at its two sample rates (two networks of one
+shape: 32 ms of new audio per call, a 4-column STFT). The export writes the geometry into
+the program (``PROGRAM_METADATA``), so the C++ runtime reads it instead of assuming it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-# int16 PCM full scale: a sample s in [-32768, 32767] is the audio value s / 32768, as
-# soundfile reads 16-bit files. It is also the program's int16 input scale (2^-15).
+# int16 sample s is audio s / 32768 (as soundfile reads it): the program's input scale.
 PCM16_FULL_SCALE = 32768
 PCM16_SCALE = 1.0 / PCM16_FULL_SCALE
 
@@ -28,11 +21,9 @@ PROGRAM_METADATA = ("sample_rate", "hop_samples", "context_samples")
 
 @dataclass(frozen=True)
 class FrameGeometry:
-    """One model call: ``context_samples`` of the previous call, then ``hop_samples`` new.
-
-    The STFT reflect-pads the call's ``frame_samples`` by ``stft_right_pad`` on the right
-    and takes windows of ``stft_filter_length`` every ``stft_hop`` samples.
-    """
+    """One model call: ``context_samples`` of the previous call, then ``hop_samples`` new;
+    the STFT reflect-pads it on the right, windows of ``stft_filter_length`` every
+    ``stft_hop``."""
 
     sample_rate: int
     hop_samples: int

@@ -5,33 +5,20 @@
 
 """Silero VAD's STFT magnitude, rewritten for the NPU and for integer arithmetic.
 
-The framing and the basis compute the same spectrum as ``StftMagnitude`` (float max diff
-~1e-5), in two steps:
+The same spectrum as ``StftMagnitude`` (float max diff ~1e-5), in two steps (16 kHz numbers):
 
-1. Framing without a pad. The official front end (16 kHz numbers; 8 kHz halves them)
-   reflect-pads the 576-sample frame to 640 and convolves it with a 256-tap basis at
-   stride 128: a one-channel strided convolution that Ethos-U runs as slow depthwise
-   passes, plus dozens of copies for the pad. Here the padded frame is five 128-sample
-   hops (a reshape, and for the last hop one reverse of the frame's end: the 64 reflected
-   samples); window ``i`` is hops ``i`` and ``i + 1``.
-2. Half the basis. The windowed DFT basis is even (real rows) and odd (imaginary rows)
-   around sample 128, so ``x[n] + x[256-n]`` and ``x[n] - x[256-n]`` (one reverse, an add
-   and a subtract) meet a 129x128 and a 129x127 matrix instead of the 258x256 basis:
-   half the weights to stream from memory on every frame.
+1. Framing without a pad: the reflect-padded 640-sample frame is five 128-sample hops (a
+   reshape, and one reverse for the 64 reflected samples); window ``i`` is hops ``i`` and
+   ``i + 1``. Ethos-U would run the official strided one-channel convolution as slow
+   depthwise passes plus dozens of copies for the pad.
+2. Half the basis: the windowed DFT basis is even (real) and odd (imaginary) around sample
+   128, so ``x[n] + x[256-n]`` and ``x[n] - x[256-n]`` meet a 129x128 and a 129x127 matrix
+   instead of the 258x256 one: half the weights to stream per frame.
 
-Both reverses are ``torch.flip`` by default. Ethos-U55 has no reverse operator, so
-``reverse="matmul"`` computes each as a product with a fixed permutation matrix (an
-exchange matrix of 0s and 1s: exact in int8), which every Ethos-U runs.
-
-The magnitude ``|re + i im|`` is where integers hurt: ``sqrt(re^2 + im^2)`` squares the
-spectrum, so with a per-tensor scale sized for loud speech every small power rounds to
-zero. Here the magnitude is the largest projection of ``(|re|, |im|)`` on 16 evenly
-spread directions, a regular 16-gon's support function, within 0.97 % of the magnitude
-everywhere. It is linear in the spectrum (abs, max, min, scale, add: no squares, no
-square-root table), so a small magnitude keeps the resolution of the spectrum itself, and
-it costs the NPU a handful of elementwise operations. (The exact magnitude with clamped
-finer-quantized levels matched its accuracy at about 8,000 cycles per level: see the
-results document.)
+Reverses are ``torch.flip``, or on Ethos-U55 (no REVERSE) products with an exchange matrix.
+The magnitude is the largest projection of ``(|re|, |im|)`` on 16 directions (a 16-gon's
+support function, within 0.97 %): linear in the spectrum, so small magnitudes keep the
+spectrum's resolution, where ``sqrt(re^2 + im^2)`` squares them to zero in integers.
 """
 
 from __future__ import annotations
@@ -44,14 +31,11 @@ from torch import nn
 from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry
 from examples.arm.silero_vad.model_export.silero_vad_model import StftMagnitude
 
-# How the front end reverses samples: "flip" (TOSA REVERSE) or "matmul" (a product with
-# an exchange matrix, for NPUs without REVERSE: Ethos-U55).
+# How the front end reverses samples: "flip" (TOSA REVERSE) or "matmul" (exchange matrix).
 REVERSALS = ("flip", "matmul")
 
-# Two directions in the first octant, at its quarter and three-quarter angles; folding the
-# plane into that octant (abs, then max/min) repeats them into 16 directions, 22.5 degrees
-# apart. The largest projection on them is |z| cos(d), d <= 11.25 degrees away; the gain
-# centres that range, so the relative error stays within +-POLYGON_MAX_RELATIVE_ERROR.
+# Two directions in the first octant; folding the plane into it (abs, max/min) makes 16,
+# 22.5 degrees apart. The gain centres |z| cos(d), d <= 11.25 degrees, around |z|.
 _POLYGON_HALF_ANGLE = math.pi / 16
 _POLYGON_GAIN = 2.0 / (1.0 + math.cos(_POLYGON_HALF_ANGLE))
 _POLYGON_DIRECTIONS = tuple(
@@ -74,9 +58,8 @@ def polygon_magnitude(real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
     a, b = real.abs(), imag.abs()
     larger, smaller = torch.maximum(a, b), torch.minimum(a, b)
     first = larger * _POLYGON_FIRST[0] + smaller * _POLYGON_FIRST[1]
-    # The second projection from the first: each sum then reads different tensors, so the
-    # quantized graph can carry every scale factor in a dequantize (see
-    # FoldScalarMulIntoQParamsPass) without two adds of the same inputs.
+    # The second projection from the first: no two adds read the same tensors, so every
+    # scale factor can fold into a dequantize (FoldScalarMulIntoQParamsPass).
     second = first * _POLYGON_SECOND_FROM_FIRST[0] + smaller * _POLYGON_SECOND_FROM_FIRST[1]
     return torch.maximum(first, second)
 
@@ -92,12 +75,8 @@ def _check_symmetry(real: torch.Tensor, imag: torch.Tensor) -> None:
 
 
 class Reverse(nn.Module):
-    """Reverses the last dimension: ``torch.flip``, or a product with an exchange matrix.
-
-    The product (``nn.Linear`` with a 0/1 anti-diagonal weight, no bias) is the same function
-    and stays exact when quantized: each output channel holds one weight of 1, which its
-    per-channel int8 scale represents exactly. It is for NPUs without a reverse operator.
-    """
+    """Reverses the last dimension: ``torch.flip``, or a product with a 0/1 exchange matrix
+    (exact in int8 with per-channel scales) for NPUs without a reverse operator."""
 
     def __init__(self, size: int, reversal: str = "flip") -> None:
         super().__init__()
@@ -114,8 +93,8 @@ class Reverse(nn.Module):
 
 
 class FramedStftMagnitude(nn.Module):
-    """``StftMagnitude`` as reshape/reverse/add, two small fully connected layers and the
-    polygon magnitude (see the module doc)."""
+    """``StftMagnitude`` as reshape/reverse/add, two small linear layers and the polygon
+    magnitude."""
 
     def __init__(
         self,
@@ -160,9 +139,8 @@ class FramedStftMagnitude(nn.Module):
     def folded(self, frame: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The inputs of the two basis products: ``x[n] + x[256 - n]`` then ``x[128]``
         (4, 128), and ``x[n] - x[256 - n]`` (4, 127), per window (16 kHz numbers)."""
-        # Window i holds x[n] = hops[i, n] and x[256 - n] = hops[i + 1, 128 - n], which is
-        # reversed[i + 1, n - 1]: the folded sums come from the hops without building the
-        # overlapping windows (fewer and smaller copies on the NPU).
+        # x[256 - n] of window i is hops[i + 1, 128 - n] = reversed[i + 1, n - 1]: no
+        # overlapping windows to build.
         windows, half = self.geometry.stft_columns, self.geometry.stft_hop
         hops = self.hops(frame)
         reversed_hops = self.reverse_hops(hops)
@@ -176,8 +154,7 @@ class FramedStftMagnitude(nn.Module):
         return self.magnitude_of(self.even(even_part), self.odd(odd_part))
 
     def magnitude_of(self, real: torch.Tensor, imag: torch.Tensor) -> torch.Tensor:
-        """``(windows, bins)`` real and imaginary parts -> ``(1, bins, windows)`` magnitude
-        (batched: ``(..., windows, bins)`` -> ``(..., bins, windows)``)."""
-        # (129, 4): bins are the conv's channels
+        """``(..., windows, bins)`` real and imaginary parts -> ``(..., bins, windows)``
+        magnitude (``(1, bins, windows)`` unbatched)."""
         magnitude = polygon_magnitude(real, imag).transpose(-2, -1)
         return magnitude.unsqueeze(0) if magnitude.dim() == 2 else magnitude

@@ -5,14 +5,10 @@
 
 """PT2E quantization of the stateful model and its lowering to an ExecuTorch program.
 
-The release's recipe (export -> prepare_pt2e -> calibrate -> convert_pt2e -> export ->
-to_edge_transform_and_lower -> to_executorch) with the stateful Arm pieces of
-``backends/arm``: ``StatefulEthosUQuantizer`` (LSTM cell decomposition, state kept
-through the annotation passes), ``StatefulEthosUPartitioner`` (the state stays an
-ExecuTorch buffer, read and written around the delegate) and the stateful pass manager
-around the lowering passes. The ``cpu`` target lowers the same quantized model without
-a delegate, for the host runtime. Every program also carries its frame geometry as
-constant methods (``frame_geometry.PROGRAM_METADATA``), which the C++ runtime reads.
+The release's recipe (export, prepare_pt2e, calibrate, convert_pt2e, export,
+to_edge_transform_and_lower, to_executorch) with the stateful pieces of ``backends/arm``.
+The ``cpu`` target lowers the same quantized model without a delegate. Every program
+carries its frame geometry as constant methods, which the C++ runtime reads.
 """
 
 from __future__ import annotations
@@ -76,10 +72,8 @@ def make_compile_spec(
     memory_mode: str | None,
     artifacts_dir: Path | None,
 ) -> EthosUCompileSpec:
-    """Ethos-U compile spec; ``artifacts_dir`` receives the TOSA file and Vela's output.
-
-    A system config or memory mode of None is the release's default for the target.
-    """
+    """Ethos-U compile spec (None: the release's default); ``artifacts_dir`` receives the
+    TOSA file and Vela's output."""
     spec = EthosUCompileSpec(target=target, system_config=system_config, memory_mode=memory_mode)
     if artifacts_dir is not None:
         spec.dump_intermediate_artifacts_to(str(artifacts_dir))
@@ -94,14 +88,9 @@ def quantize(
     config: QuantizationConfig | None = None,
     lstm_gate_products: LstmGateProductSpec | None = None,
 ) -> torch.fx.GraphModule:
-    """PT2E quantization (default int8); ``calibrate`` feeds data through the prepared model.
-
-    ``lstm_gate_products`` overrides ``config`` for the LSTM gate products
-    (StatefulEthosUQuantizer).
-
-    Multiplications by a positive constant end up in the scales of the products' readers
-    (FoldScalarMulIntoQParamsPass): fewer NPU operators, one rounding less.
-    """
+    """PT2E quantization (default int8; ``lstm_gate_products``: StatefulEthosUQuantizer);
+    ``calibrate`` feeds data through the prepared model. Products with positive constants
+    are folded into their readers' scales (FoldScalarMulIntoQParamsPass)."""
     exported = torch.export.export(model.eval(), inputs)
     # check_guards=False: a _guards_fn call_module would be rejected by the Arm passes.
     graph_module = exported.module(check_guards=False)
@@ -133,11 +122,9 @@ def quantize_silero_vad(
 def fold_weight_dequantize(graph_module: torch.fx.GraphModule) -> torch.fx.GraphModule:
     """Replaces dequantize ops on constant weights and biases by the floats they produce.
 
-    For the host program only: executorch 1.4.1's portable kernels return wrong values
-    for a quantized linear/conv whose int8 weight and int32 bias are dequantized in the
-    program (measured: half the output channels of a Linear(16, 8) saturate), while the
-    same layer with the dequantized floats as constants is exact. The arithmetic is the
-    one the quantized program describes: weights are the int8 values times their scales.
+    For the host program: 1.4.1's portable kernels get a linear/conv wrong when its int8
+    weight and int32 bias are dequantized in the program; the folded floats are exact and
+    the same arithmetic.
     """
     graph = graph_module.graph
     written = {str(b.name) for b in mutable_buffers(graph_module)}
@@ -176,11 +163,10 @@ def lower(
     compile_spec: EthosUCompileSpec | None,
     metadata: dict[str, int] | None = None,
 ) -> ExecutorchProgramManager:
-    """Lowers to an ExecuTorch program: Ethos-U delegate, or no delegate when spec is None.
+    """Lowers to an ExecuTorch program: Ethos-U delegate, or none when spec is None.
 
-    A buffer named ``state`` is serialized with its current value (zeros), so the
-    program starts every run from a known state. ``metadata`` becomes constant methods
-    of the program (name -> value), readable without running ``forward``.
+    The ``state`` buffer is serialized as zeros, so every run starts from a known state;
+    ``metadata`` (name -> value) becomes constant methods of the program.
     """
     if STATE_BUFFER in dict(quantized.named_buffers()):
         reset_state(quantized)  # calibration left its last state in the buffer
@@ -198,7 +184,6 @@ def lower(
             constant_methods=metadata,
         )
     logger.debug("lowering output:\n%s", vela_output.getvalue())
-    # Serialize the state's initial value (zeros); otherwise only its shape is stored.
     with warnings.catch_warnings():
         # The emitter warns about every mutated buffer, even one the pass initializes.
         warnings.filterwarnings("ignore", "Mutation on a buffer", UserWarning)

@@ -3,14 +3,9 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""What a serialized ``.pte`` actually contains, read back from its bytes.
-
-Tests use it to check the program the device will load (its inputs, outputs, CPU
-operators, the integer state with its initial value and the metadata methods), the export
-checks it against the runtime's contract before writing it (``program_contract.py``), and
-the device twin reads the boundary quantization from it instead of trusting numbers
-written elsewhere.
-"""
+"""What a serialized ``.pte`` contains, read back from its bytes: for tests, for the
+export's contract check (``program_contract.py``) and for the device twin, which takes the
+boundary quantization from the program rather than from numbers written elsewhere."""
 
 from __future__ import annotations
 
@@ -115,11 +110,20 @@ def inspect_program(pte: bytes | Path) -> ProgramSummary:
         and isinstance(method.values[method.outputs[0]].val, Int)
     }
 
-    # The program's mutable buffers are the tensors its copy_ calls write into.
-    buffers: list[MutableBufferInfo] = []
+    buffers: list[MutableBufferInfo] = []  # the tensors copy_ calls write into
+    calls: Counter[str] = Counter()
+    input_q = output_q = None
     for instruction in _instructions(plan):
         args = instruction.instr_args
-        if isinstance(args, KernelCall) and plan.operators[args.op_index].name == _COPY:
+        if not isinstance(args, KernelCall):
+            continue
+        name = plan.operators[args.op_index].name
+        calls[_operator_name(plan.operators[args.op_index])] += 1
+        if name == _QUANTIZE and args.args[0] in plan.inputs:
+            input_q = _quantization(values, args.args)
+        elif name == _DEQUANTIZE and args.args[-1] in plan.outputs:
+            output_q = _quantization(values, args.args)
+        elif name == _COPY:
             tensor = values[args.args[0]].val
             dtype = _NUMPY_DTYPES.get(tensor.scalar_type)
             initial = None
@@ -127,18 +131,6 @@ def inspect_program(pte: bytes | Path) -> ProgramSummary:
                 storage = pte_file.mutable_data[tensor.data_buffer_idx].storage
                 initial = np.frombuffer(storage, dtype=dtype).reshape(tensor.sizes)
             buffers.append(MutableBufferInfo(dtype, tuple(tensor.sizes), initial))
-
-    calls: Counter[str] = Counter()
-    input_q = output_q = None
-    for instruction in _instructions(plan):
-        args = instruction.instr_args
-        if isinstance(args, KernelCall):
-            name = plan.operators[args.op_index].name
-            calls[_operator_name(plan.operators[args.op_index])] += 1
-            if name == _QUANTIZE and args.args[0] in plan.inputs:
-                input_q = _quantization(values, args.args)
-            elif name == _DEQUANTIZE and args.args[-1] in plan.outputs:
-                output_q = _quantization(values, args.args)
     return ProgramSummary(
         user_inputs=len(plan.inputs),
         user_outputs=len(plan.outputs),

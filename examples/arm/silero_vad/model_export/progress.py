@@ -3,18 +3,13 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Progress of the frame loops that take a while (calibration, the device twin), on stderr.
-
-On a terminal one line is redrawn in place a few times a second: frames done out of the
-total, frames per second and the time left. Anywhere else (a log file, CI) each clip gets
-one line when it is done, so logs stay short and readable.
-"""
+"""Progress of the long frame loops on stderr: one line redrawn in place on a terminal
+(frames, frames per second, time left), else one line per finished clip."""
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
 
 _REDRAW_SECONDS = 0.25
 
@@ -22,10 +17,10 @@ _REDRAW_SECONDS = 0.25
 class FrameProgress:
     """``start_clip`` / ``advance`` per frame / ``finish_clip``, for one named task."""
 
-    def __init__(self, task: str, total_frames: int, stream: TextIO | None = None) -> None:
+    def __init__(self, task: str, total_frames: int) -> None:
         self.task = task
         self.total = total_frames
-        self.stream = stream or sys.stderr
+        self.stream = sys.stderr
         self.interactive = self.stream.isatty()
         self.done = 0
         self._start = time.monotonic()
@@ -55,10 +50,7 @@ class FrameProgress:
             f"{self.task}: {self._clip}: {self._clip_frames} frames in {seconds:.1f} s "
             f"({self._clip_frames / seconds:.0f} frames/s; {self.done}/{self.total} in all)"
         )
-        if self.interactive:
-            self.stream.write("\r" + line + "\033[K\n")
-        else:
-            self.stream.write(line + "\n")
+        self.stream.write(("\r" + line + "\033[K" if self.interactive else line) + "\n")
         self.stream.flush()
 
     def record_clip(self, name: str, frames: int, seconds: float) -> None:

@@ -5,16 +5,10 @@
 
 """Eager Silero VAD (16 kHz or 8 kHz) built from ordinary layers, with an ``nn.LSTMCell``.
 
-The official model ships as TorchScript, which ExecuTorch cannot export. This module
-rebuilds the same network from ``nn.Conv1d`` / ``nn.LSTMCell`` layers and loads the
-weights from the files of the ``silero-vad`` package, so no network access is needed.
-The package holds two networks of one shape, for 16 kHz and for 8 kHz audio
-(``frame_geometry.py`` has the numbers that differ).
-
-One call processes one frame: the context samples followed by the new samples (64 + 512
-at 16 kHz, 32 + 256 at 8 kHz). The recurrent state ``[h, c]`` is passed in and returned
-explicitly, so callers (the stateful export wrapper, calibration, tests) decide where it
-lives.
+The official model ships as TorchScript, which ExecuTorch cannot export: this rebuilds
+the network and loads the weights of the installed ``silero-vad`` package (no network
+access). One call is one frame (context then new samples); the state ``[h, c]`` is passed
+in and returned, so callers decide where it lives.
 """
 
 from __future__ import annotations
@@ -36,38 +30,29 @@ from examples.arm.silero_vad.model_export.frame_geometry import (
 HIDDEN_SIZE = 128
 STATE_SHAPE = (2, 1, HIDDEN_SIZE)
 
-# (output channels, stride) of the four encoder convolutions; the first one's input
-# channels are the STFT's bins (129 at 16 kHz, 65 at 8 kHz).
+# (output channels, stride) of the four encoder convolutions.
 _ENCODER_LAYERS = ((128, 1), (64, 2), (64, 2), (128, 1))
-
-
-def silero_vad_package_file(name: str) -> Path:
-    """Path of a data file shipped by the installed ``silero-vad`` package."""
-    path = Path(str(importlib.resources.files("silero_vad.data").joinpath(name)))
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"{path}: not found; is silero-vad==6.2.3 installed (requirements/*.txt)?"
-        )
-    return path
 
 
 def load_official_jit() -> torch.jit.ScriptModule:
     """The official TorchScript Silero VAD, the numerical reference of this example."""
+    path = Path(str(importlib.resources.files("silero_vad.data").joinpath("silero_vad.jit")))
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: not found; is silero-vad==6.2.3 installed?")
     with warnings.catch_warnings():
         # TorchScript is deprecated, but it is the format silero-vad ships its model in.
         warnings.filterwarnings("ignore", message=".*torch.jit.load.*", category=DeprecationWarning)
-        return torch.jit.load(str(silero_vad_package_file("silero_vad.jit")), map_location="cpu")
+        return torch.jit.load(str(path), map_location="cpu")
 
 
 def official_network(sample_rate: int = DEFAULT_SAMPLE_RATE) -> torch.jit.ScriptModule:
     """The JIT's network for one rate (``_model`` at 16 kHz, ``_model_8k`` at 8 kHz)."""
-    jit = load_official_jit()
-    network = jit._model if frame_geometry(sample_rate) is GEOMETRY_16K else jit._model_8k
-    if network.context_size_samples != frame_geometry(sample_rate).context_samples:
+    jit, geometry = load_official_jit(), frame_geometry(sample_rate)
+    network = jit._model if geometry is GEOMETRY_16K else jit._model_8k
+    if network.context_size_samples != geometry.context_samples:
         raise RuntimeError(
-            f"silero-vad's {sample_rate} Hz network has {network.context_size_samples} "
-            "context samples, not the expected "
-            f"{frame_geometry(sample_rate).context_samples}: an unsupported silero-vad release?"
+            f"silero-vad's {sample_rate} Hz network has {network.context_size_samples} context "
+            f"samples, not {geometry.context_samples}: an unsupported silero-vad release?"
         )
     return network
 
@@ -130,12 +115,8 @@ class Decoder(nn.Module):
 
 
 class SileroVAD(nn.Module):
-    """Silero VAD for one sample rate, one frame per call.
-
-    ``forward(frame, state)``: ``frame`` is ``(1, frame_samples)`` float audio in [-1, 1]
-    (at 16 kHz: 64 context samples then 512 new ones), ``state`` is ``(2, 1, 128)`` =
-    ``[h, c]``. Returns the speech probability ``(1, 1)`` and the new state ``(2, 1, 128)``.
-    """
+    """Silero VAD for one sample rate: ``forward(frame (1, frame_samples) float audio,
+    state [h, c] (2, 1, 128)) -> (probability (1, 1), new state)``."""
 
     def __init__(self, geometry: FrameGeometry = GEOMETRY_16K) -> None:
         super().__init__()
@@ -153,7 +134,7 @@ class SileroVAD(nn.Module):
     def step(
         self, frame: torch.Tensor, h: torch.Tensor, c: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """One frame with h and c as separate tensors (what the stateful wrapper uses)."""
+        """One frame with h and c as separate tensors (for the stateful wrapper)."""
         features = self.encoder(self.stft(frame))
         frame_probabilities, h_next, c_next = self.decoder(features, h, c)
         # The official model averages the head over time; the encoder leaves one step.
@@ -170,13 +151,12 @@ class SileroVAD(nn.Module):
     def load_official_state_dict(self, official: dict[str, torch.Tensor]) -> None:
         """Loads an official network's state dict, mapping its key names to this module's."""
         mapped = {"stft.forward_basis": official["stft.forward_basis_buffer"]}
-        for index in range(len(_ENCODER_LAYERS)):
-            for kind in ("weight", "bias"):
+        for kind in ("weight", "bias"):
+            for index in range(len(_ENCODER_LAYERS)):
                 mapped[f"encoder.convs.{index}.{kind}"] = official[
                     f"encoder.{index}.reparam_conv.{kind}"
                 ]
+            mapped[f"decoder.head.{kind}"] = official[f"decoder.decoder.2.{kind}"]
         for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
             mapped[f"decoder.rnn.{kind}"] = official[f"decoder.rnn.{kind}"]
-        for kind in ("weight", "bias"):
-            mapped[f"decoder.head.{kind}"] = official[f"decoder.decoder.2.{kind}"]
         self.load_state_dict(mapped, strict=True)

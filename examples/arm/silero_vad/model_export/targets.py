@@ -3,17 +3,9 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""The targets the example exports for: every Ethos-U configuration Vela knows, or the CPU.
-
-What differs between the Ethos-U families, as far as the export is concerned:
-
-- the operators they run: Ethos-U55 and Ethos-U65 implement the TOSA "+u55" subset,
-  which has no REVERSE, so the framed STFT reverses its samples with an exchange-matrix
-  product there (``framed_stft.Reverse``); Ethos-U85 runs ``torch.flip`` as is;
-- the system configuration and memory mode Vela compiles for: by default the ones the
-  installed release's ``EthosUCompileSpec`` picks when none is given (read from the
-  release, not copied: ``default_system_config_and_memory_mode``).
-"""
+"""The targets: every Ethos-U configuration Vela knows, or the CPU. Ethos-U55 and U65 run
+the TOSA "+u55" subset without REVERSE, so the framed STFT reverses with an exchange
+matrix there; Vela's defaults come from the installed release's ``EthosUCompileSpec``."""
 
 from __future__ import annotations
 
@@ -68,8 +60,7 @@ class VelaSettings:
 
 
 def default_vela_settings(target: str) -> VelaSettings:
-    """The system config and memory mode the installed release compiles ``target`` for
-    when the user names neither (``EthosUCompileSpec``'s own defaults)."""
+    """``EthosUCompileSpec``'s own default system config and memory mode for ``target``."""
     if target_family(target) == CPU_TARGET:
         raise ValueError("the cpu target has no Vela settings")
     flags = dict(_FLAG.findall(" ".join(EthosUCompileSpec(target=target).compiler_flags)))

@@ -3,12 +3,9 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Vela's figures for a lowered model: operator placement, cycles and memory.
-
-The lowering leaves the exact TOSA file that Vela compiled; running the ``vela`` CLI on
-it again takes under a second and prints what the summary CSV lacks (how many operators
-run on the NPU and how many fall back to the CPU).
-"""
+"""Vela's figures for a lowered model: operator placement, cycles and memory, from the
+``vela`` CLI run again on the TOSA file the lowering left (under a second; it prints the
+NPU and CPU operator counts the summary CSV lacks)."""
 
 from __future__ import annotations
 
@@ -44,15 +41,6 @@ def _operator_count(output: str, kind: str) -> int:
     return int(match.group(1))
 
 
-def read_summary_csv(path: Path) -> dict[str, str]:
-    """The single row of a Vela ``out_summary_<system_config>.csv``."""
-    with path.open(newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    if len(rows) != 1:
-        raise RuntimeError(f"{path}: expected one summary row, found {len(rows)}")
-    return rows[0]
-
-
 def _run_vela_cli(
     tosa_path: Path, compiler_flags: list[str], output_dir: str, *extra_flags: str
 ) -> str:
@@ -80,17 +68,18 @@ def run_vela(tosa_path: Path, compiler_flags: list[str]) -> VelaReport:
         summaries = list(Path(output_dir).glob("*_summary_*.csv"))
         if len(summaries) != 1:
             raise RuntimeError(f"vela wrote {len(summaries)} summary files for {tosa_path}")
-        row = read_summary_csv(summaries[0])
+        with summaries[0].open(newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    if len(rows) != 1:
+        raise RuntimeError(f"{summaries[0]}: expected one summary row, found {len(rows)}")
+    row = rows[0]
+    counts = ("cycles_total", "cycles_npu", "cycles_sram_access", "cycles_dram_access", "nn_macs")
     return VelaReport(
         npu_ops=_operator_count(stdout, "NPU"),
         cpu_ops=_operator_count(stdout, "CPU"),
-        cycles_total=int(float(row["cycles_total"])),
-        cycles_npu=int(float(row["cycles_npu"])),
-        cycles_sram_access=int(float(row["cycles_sram_access"])),
-        cycles_dram_access=int(float(row["cycles_dram_access"])),
         sram_kib=round(float(row["sram_memory_used"]), 2),
         dram_kib=round(float(row["dram_memory_used"]), 2),
-        nn_macs=int(float(row["nn_macs"])),
+        **{name: int(float(row[name])) for name in counts},
     )
 
 
@@ -103,19 +92,3 @@ def operator_performance(tosa_path: Path, compiler_flags: list[str]) -> str:
     if start < 0 or end < 0:
         raise RuntimeError(f"vela printed no per-operator performance for {tosa_path}")
     return stdout[start:end].rstrip()
-
-
-def run_vela_on_delegates(artifacts_dir: Path, compiler_flags: list[str]) -> VelaReport:
-    """Vela's figures summed over every delegate the lowering dumped (``output_tag*.tosa``).
-
-    A model split into several delegates (for example the release's own flow on 1.4.1,
-    which leaves the LSTM cell on the CPU between two of them) runs them all per frame.
-    """
-    tosa_files = sorted(artifacts_dir.glob("output_tag*.tosa")) or [artifacts_dir / "out.tosa"]
-    reports = [run_vela(path, compiler_flags) for path in tosa_files]
-    return VelaReport(
-        **{
-            name: sum(getattr(report, name) for report in reports)
-            for name in VelaReport.__dataclass_fields__
-        }
-    )

@@ -3,10 +3,9 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""A CPU ``.pte`` on ExecuTorch's Python runtime: loaded, checked against the program
+"""A CPU ``.pte`` on ExecuTorch's Python runtime: loaded and checked against the program
 contract (one int16 or float32 frame in, one probability out, the frame geometry in its
-metadata methods), or refused with the file and the reason. An Ethos-U delegated program
-does not run here (the Python runtime has no Ethos-U backend)."""
+metadata methods), or refused with the file and the reason (Ethos-U programs included)."""
 
 from __future__ import annotations
 
@@ -69,9 +68,7 @@ def read_cpu_program(path: Path) -> bytes:
 
 
 def load_runtime():
-    # The quantize/dequantize kernels live in a separate library; registering them is a
-    # side effect of this import.
-    import executorch.kernels.quantized  # noqa: F401
+    import executorch.kernels.quantized  # noqa: F401  (registers the q/dq kernels)
     from executorch.runtime import Runtime
 
     return Runtime.get()

@@ -5,14 +5,10 @@
 
 """Streaming speech segmenter with the semantics of silero-vad's ``get_speech_timestamps``.
 
-This is the Python twin of the C++ runtime's ``speech_segmenter``: both consume one
-probability per frame (512 samples at 16 kHz, 256 at 8 kHz) and emit
-``(start_sample, end_sample)`` segments as soon as their padded boundaries are known, and
-both give the same segments, sample for sample, as silero-vad 6.2.3's
-``get_speech_timestamps`` with the same ``sampling_rate`` on the same probabilities. The
-specification (states, hysteresis, minimum speech/silence, padding, maximum speech length,
-end of stream) is written down in ``examples/arm/silero_vad/README.md``; the parameter
-names are silero-vad's.
+The Python twin of the C++ runtime's ``speech_segmenter``: one probability per frame in,
+``(start_sample, end_sample)`` segments out as soon as their padded boundaries are known,
+sample for sample those of silero-vad 6.2.3 on the same probabilities (specification in
+``examples/arm/silero_vad/README.md``; parameter names are silero-vad's).
 """
 
 from __future__ import annotations
@@ -56,14 +52,10 @@ class _Segment:
 class SpeechSegmenter:
     """Turns per-frame speech probabilities into padded speech segments, online.
 
-    Two stages, as in silero-vad. Detection (``_detect``) is a per-frame state machine:
-    speech starts at a probability >= ``threshold``; once in speech, a run of frames below
-    the exit threshold longer than ``min_silence_duration_ms`` ends it, and segments not
-    longer than ``min_speech_duration_ms`` are dropped; a segment reaching
-    ``max_speech_duration_s`` is cut at its longest inner silence. Padding widens each kept
-    segment by ``speech_pad_ms``, or by half the gap when two segments are closer than two
-    pads; a segment is emitted once the next kept segment, or the certainty that none can
-    start within two pads, fixes its end.
+    Detection (``_detect``) is silero-vad's per-frame state machine. Padding widens each kept
+    segment by ``speech_pad_ms``, or half the gap to a closer neighbour; a segment is
+    emitted once the next kept segment, or the certainty that none can start within two
+    pads, fixes its end.
     """
 
     def __init__(
@@ -201,8 +193,7 @@ class SpeechSegmenter:
             return
         end = self._pending.end
         earliest_next = self._start if self._start is not None else self._hop * self._frame
-        # Frames exist only below the stream's length, so this frame proves the stream
-        # reaches past end + pad and silero's clamp to the length cannot apply.
+        # This frame proves the stream reaches past end + pad: no clamp to its length.
         length_at_least = self._hop * (self._frame - 1) + 1
         if earliest_next >= end + 2 * self._pad and length_at_least >= end + self._pad:
             emitted.append((self._pending.start, int(end + self._pad)))

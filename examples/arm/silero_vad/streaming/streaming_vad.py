@@ -5,12 +5,10 @@
 
 """Silero VAD as a Python stream processor over the exported program, for Linux-class hosts.
 
-``StreamingVad`` loads a CPU ``.pte`` (``run.sh --target cpu``) into ExecuTorch's Python
-runtime and takes 16-bit PCM in chunks of any length, as a sound card or a socket delivers
-it. It keeps what the C++ runtime keeps: the context samples between frames (the frame
-assembler) and the model-owned recurrent state (inside the loaded program), and runs the
-same online segmenter, so its probabilities and segments are the C++ runner's for the
-same program and audio::
+``StreamingVad`` runs a CPU ``.pte`` (``run.sh --target cpu``) on ExecuTorch's Python
+runtime over 16-bit PCM chunks of any length, keeping what the C++ runtime keeps (context
+samples, the state inside the program) with the same segmenter, so its probabilities and
+segments are the C++ runner's::
 
     from examples.arm.silero_vad.streaming.streaming_vad import StreamingVad
 
@@ -23,9 +21,8 @@ same program and audio::
         print(f"speech {segment.start_s:.2f}-{segment.end_s:.2f} s")
     vad.reset()                                             # a new, unrelated stream
 
-``update.probabilities`` holds one value per frame completed by the chunk (32 ms each).
-Segments are silero-vad's ``get_speech_timestamps`` segments (same parameters), emitted as
-soon as they are final: the serial protocol's ``SEGMENT`` lines.
+``update.probabilities`` holds one value per 32 ms frame the chunk completed; segments are
+silero-vad's ``get_speech_timestamps`` ones, emitted as soon as final.
 """
 
 from __future__ import annotations
@@ -66,8 +63,7 @@ class SpeechSegment:
 
 @dataclass
 class StreamUpdate:
-    """What one call produced: the probabilities of the frames it completed (in order,
-    starting at frame ``first_frame``) and the segments that became final."""
+    """One call's probabilities (frames from ``first_frame`` on) and final segments."""
 
     first_frame: int
     probabilities: np.ndarray
