@@ -2,21 +2,12 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-# Defines silero_vad::executorch, an interface target that brings the
-# ExecuTorch runtime, its CPU kernels and the quantized kernels from the pip
-# package, whichever of its two layouts is installed:
-#
-# * executorch >= 1.5: namespaced imported targets (executorch::runtime,
-#   executorch::kernels_optimized, executorch::kernels_quantized opt-in).
-# * executorch 1.4: the only linkable library is the Python extension
-#   _portable_lib (runtime + portable kernels). It references libtorch_python,
-#   hence libpython, which a standalone program must link too. The quantized
-#   kernels live in kernels/quantized/libquantized_ops_aot_lib.so and register
-#   themselves when loaded, so it is linked with --no-as-needed.
-#
-# A missing kernel shows at load_method() as "Missing operator" (0x14), not at
-# link time: the model tests load a program with quantize/dequantize ops to
-# catch that.
+# silero_vad::executorch: the ExecuTorch runtime, CPU kernels and quantized
+# kernels of the pip package, from executorch >= 1.5's imported targets or
+# 1.4's Python extension _portable_lib (which needs libpython, and whose
+# self-registering quantized kernels are linked with --no-as-needed). A missing
+# kernel only shows at load_method() ("Missing operator"): the model tests
+# load a program with quantize/dequantize ops to catch that.
 
 find_package(executorch REQUIRED CONFIG)
 
@@ -65,8 +56,7 @@ elseif(TARGET _portable_lib)
         "executorch package complete?"
     )
   endif()
-  # The interpreter of the active venv tells which libpython the extension
-  # was built for.
+  # The venv's interpreter tells which libpython the extension was built for.
   find_package(Python3 REQUIRED COMPONENTS Interpreter Development.Embed)
   target_include_directories(
     silero_vad_executorch
@@ -83,8 +73,7 @@ elseif(TARGET _portable_lib)
       "-Wl,--push-state,--no-as-needed,${_silero_vad_quantized},--pop-state"
       Python3::Python
   )
-  # Find the extension and the quantized kernels at run time from the build
-  # tree (their own dependencies resolve through their RUNPATH).
+  # Their own dependencies resolve through their RUNPATH.
   get_filename_component(_silero_vad_portable_dir "${_portable_lib_LIBRARY}"
                          DIRECTORY
   )

@@ -6,6 +6,7 @@
 
 #include "frame_assembler.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace silero_vad {
@@ -14,19 +15,6 @@ Status FrameAssembler::configure(const FrameGeometry& geometry) {
   const Status status = check_frame_geometry(geometry);
   if (!status.ok()) {
     return status;
-  }
-  // Silero's geometries fit the static buffers; keep that checked here too,
-  // since the buffers depend on it.
-  if (geometry.hop_samples > kMaxHopSamples ||
-      geometry.context_samples > kMaxContextSamples ||
-      geometry.context_samples > geometry.hop_samples) {
-    return Status::Error(ErrorCode::kCapacity,
-                         "frame of %lu + %lu samples does not fit the frame "
-                         "assembler (%lu + %lu)",
-                         static_cast<unsigned long>(geometry.context_samples),
-                         static_cast<unsigned long>(geometry.hop_samples),
-                         static_cast<unsigned long>(kMaxContextSamples),
-                         static_cast<unsigned long>(kMaxHopSamples));
   }
   geometry_ = geometry;
   configured_ = true;
@@ -43,9 +31,7 @@ bool FrameAssembler::next(int16_t* frame) {
   }
   const size_t hop = geometry_.hop_samples;
   const size_t context = geometry_.context_samples;
-  // A source may return short reads mid-stream (a driver or a pipe handing
-  // over what it has): keep reading until the frame is full or the stream
-  // ends, so only the very last frame is ever padded.
+  // Short reads may come anywhere: fill the frame, so only the last is padded.
   size_t filled = 0;
   while (filled < hop) {
     const size_t got = source_.read(block_ + filled, hop - filled);
@@ -58,13 +44,10 @@ bool FrameAssembler::next(int16_t* frame) {
   if (filled == 0 || (exhausted_ && !source_.status().ok())) {
     return false;
   }
-  for (size_t i = filled; i < hop; ++i) {
-    block_[i] = 0;
-  }
+  std::fill(block_ + filled, block_ + hop, 0);
   std::memcpy(frame, context_, context * sizeof(int16_t));
   std::memcpy(frame + context, block_, hop * sizeof(int16_t));
-  // The next frame's context is the tail of this one, as in silero-vad's
-  // streaming wrapper (the last context_samples of the model input).
+  // The next frame's context is the tail of this one, as in silero-vad.
   std::memcpy(context_, block_ + hop - context, context * sizeof(int16_t));
   ++frames_;
   samples_ += static_cast<int64_t>(filled);

@@ -4,13 +4,10 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Turns a stream of int16 samples into model inputs (micro_speech's "feature
-// provider"). Each frame is geometry.frame_samples() int16 PCM samples, passed
-// on unchanged: the last context_samples of the previous frame (zeros before
-// the first frame), then hop_samples new samples. The last, partial frame is
-// zero-padded, so a clip of N samples gives ceil(N / hop_samples) frames,
-// exactly as silero-vad frames audio (576 = 64 + 512 at 16 kHz, 288 = 32 +
-// 256 at 8 kHz).
+// Turns int16 samples into model inputs (micro_speech's "feature provider"):
+// each frame is the last context_samples of the previous one (zeros at first)
+// then hop_samples new ones, unchanged; the last frame is zero-padded, so N
+// samples give ceil(N / hop_samples) frames, as silero-vad frames audio.
 
 #pragma once
 
@@ -27,24 +24,20 @@ class FrameAssembler {
  public:
   explicit FrameAssembler(SampleSource& source) : source_(source) {}
 
-  // Checks that `geometry` is one of Silero's and restarts the stream with
-  // it. Until it succeeds, next() produces nothing.
+  // Checks `geometry` and restarts; next() produces nothing until then.
   Status configure(const FrameGeometry& geometry);
 
-  // Writes the next frame (geometry().frame_samples() samples) to `frame`
-  // and returns true, or returns false at the end of the stream. A stream
-  // that ends with an error (source.status()) drops its unfinished frame.
+  // Writes the next frame to `frame`; false at the end of the stream. A
+  // stream that ends with an error drops its unfinished frame.
   bool next(int16_t* frame);
 
   const FrameGeometry& geometry() const {
     return geometry_;
   }
-  // Frames produced so far.
   int64_t frames() const {
     return frames_;
   }
-  // Real (not padding) samples consumed so far: the audio length that the
-  // segmenter needs at the end of the stream.
+  // Real (not padding) samples so far: the audio length for the segmenter.
   int64_t samples() const {
     return samples_;
   }

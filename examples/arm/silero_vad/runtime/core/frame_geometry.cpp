@@ -27,7 +27,7 @@ Status check_frame_geometry(const FrameGeometry& geometry) {
   if (!expected.ok()) {
     return expected.status();
   }
-  if (geometry != *expected) {
+  if (!(geometry == *expected)) {
     return Status::Error(
         ErrorCode::kInvalidArgument,
         "%lu Hz with hop_samples %lu and context_samples %lu: Silero's %lu Hz "

@@ -4,8 +4,7 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// One model call per frame. VadModel implements it with ExecuTorch; tests use
-// fakes, so the application loop is tested without a .pte.
+// One model call per frame: VadModel on ExecuTorch, fakes in tests.
 
 #pragma once
 
@@ -18,14 +17,11 @@ namespace silero_vad {
 
 class ModelStep {
  public:
-  // The frame geometry the model takes (for VadModel: the program's
-  // metadata). The application loop frames the audio with it.
+  // The frame geometry the model takes (VadModel: the program's metadata).
   virtual const FrameGeometry& geometry() const = 0;
 
-  // `frame` holds geometry().frame_samples() int16 PCM samples (context,
-  // then new samples), as they came from the audio source. Returns the
-  // speech probability of the frame. Any recurrent state is the
-  // implementation's business and carries over to the next call.
+  // The speech probability of geometry().frame_samples() int16 PCM samples;
+  // recurrent state is the implementation's business.
   virtual Result<float> step(const int16_t* frame) = 0;
 
  protected:

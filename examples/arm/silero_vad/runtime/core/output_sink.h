@@ -4,8 +4,7 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Where protocol bytes go: stdout on the host, the UART on bare metal, a
-// string in tests.
+// Where protocol bytes go: stdout, the UART, or a string in tests.
 
 #pragma once
 
@@ -16,8 +15,7 @@ namespace silero_vad {
 class OutputSink {
  public:
   virtual void write(const char* data, size_t size) = 0;
-  // Pushes buffered bytes out; called after every line so a crash or a
-  // simulator shutdown never loses a finished line.
+  // Called after every line, so a crash never loses a finished one.
   virtual void flush() {}
 
  protected:

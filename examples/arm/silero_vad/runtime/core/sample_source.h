@@ -4,9 +4,8 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Where mono int16 PCM samples come from (micro_speech's "audio provider"),
-// at the sample rate of the program. A WAV file in memory, a WAV stream on
-// standard input, a microphone driver or a test mock.
+// Where mono int16 PCM samples at the program's rate come from (micro_speech's
+// "audio provider"): a WAV file or stream, a microphone, a test mock.
 
 #pragma once
 
@@ -19,22 +18,18 @@ namespace silero_vad {
 
 class SampleSource {
  public:
-  // Copies up to `max_samples` of the next samples to `out` and returns how
-  // many were copied. Returns 0 only at the end of the stream; a short,
-  // non-zero read is allowed anywhere.
+  // Copies up to `max_samples` samples to `out`; returns how many, 0 only at
+  // the end (short reads are allowed anywhere).
   virtual size_t read(int16_t* out, size_t max_samples) = 0;
 
-  // Why the stream ended, once read() has returned 0: OK for the normal end
-  // of the audio, an error when the source found a problem it could only
-  // see at the end (a WAV stream shorter than one frame, an I/O error). The
-  // samples of the unfinished frame are then not used.
+  // After the end: OK, or a problem only seen at the end (a stream shorter
+  // than one frame, an I/O error); the unfinished frame is then dropped.
   virtual Status status() const {
     return Status::Ok();
   }
 
  protected:
-  // Not deletable through the interface: nothing in the runtime owns a source
-  // on the heap, and this keeps operator delete out of bare-metal images.
+  // Keeps operator delete out of bare-metal images.
   ~SampleSource() = default;
 };
 

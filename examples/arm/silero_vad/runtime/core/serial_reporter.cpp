@@ -22,8 +22,7 @@ void emit(OutputSink& sink, LineBuilder& line) {
 void SerialReporter::probability(int64_t frame_index, float probability) {
   LineBuilder line;
   line.append("PROB ");
-  // The frame's first new sample over the rate: frame * 32 ms, exact in
-  // milliseconds for both of Silero's geometries.
+  // The frame's first new sample: frame * 32 ms.
   line.append_seconds_from_samples(
       frame_index * static_cast<int64_t>(geometry_.hop_samples),
       geometry_.sample_rate);

@@ -5,18 +5,9 @@
  */
 
 // The serial protocol (micro_speech's "command responder"), one line per
-// event:
-//
-//   PROB <time_s %.3f> <probability %.6f> speech|silence
-//   SEGMENT <start_s %.3f> <end_s %.3f>
-//   DONE frames=<n> segments=<m>
-//   <0x04>
-//
-// time_s = frame index * hop_samples / sample_rate (0.032 s for both of
-// Silero's models); speech when probability >= threshold; segment times are
-// samples / sample_rate. Errors are "ERROR <message>" lines and
-// the stream still ends with 0x04, so a simulator configured to shut down on
-// end-of-transmission always stops.
+// event: PROB <time_s> <probability> speech|silence, SEGMENT <start_s>
+// <end_s>, DONE frames=<n> segments=<m>, then 0x04; a failure is one
+// "ERROR <message>" line, still followed by 0x04 (the simulator stops on it).
 
 #pragma once
 
@@ -36,8 +27,8 @@ class SerialReporter {
   SerialReporter(OutputSink& sink, double threshold)
       : sink_(sink), threshold_(threshold) {}
 
-  // The frame geometry of the run (the program's), for the times of PROB and
-  // SEGMENT lines; run_vad() sets it. Until then: 16 kHz.
+  // The program's, for the times of PROB and SEGMENT lines (run_vad() sets
+  // it); 16 kHz until then.
   void set_geometry(const FrameGeometry& geometry) {
     geometry_ = geometry;
   }
@@ -49,9 +40,8 @@ class SerialReporter {
   void segment(const SpeechSegment& segment);
   void done(int64_t frames, int64_t segments);
   void error(const Status& status);
-  // The final 0x04 byte.
   void end_of_transmission();
-  // error() then end_of_transmission(): how every failed run ends.
+  // error() then end_of_transmission().
   void fail(const Status& status);
 
  private:

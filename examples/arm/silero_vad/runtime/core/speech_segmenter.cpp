@@ -6,6 +6,7 @@
 
 #include "speech_segmenter.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace silero_vad {
@@ -25,10 +26,6 @@ int64_t clamp_to_zero_trunc(double x) {
   return x > 0.0 ? static_cast<int64_t>(x) : 0;
 }
 
-bool finite_non_negative(double value) {
-  return std::isfinite(value) && value >= 0.0;
-}
-
 }  // namespace
 
 Status validate(const SegmenterParams& params) {
@@ -40,32 +37,35 @@ Status validate(const SegmenterParams& params) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "neg_threshold must be a finite number");
   }
-  if (!finite_non_negative(params.min_speech_duration_ms)) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "min_speech_duration_ms must be finite and >= 0");
-  }
-  if (std::isnan(params.max_speech_duration_s) ||
-      !(params.max_speech_duration_s > 0.0)) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "max_speech_duration_s must be > 0 (inf allowed)");
-  }
-  if (!finite_non_negative(params.min_silence_duration_ms)) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "min_silence_duration_ms must be finite and >= 0");
-  }
-  if (!finite_non_negative(params.speech_pad_ms)) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "speech_pad_ms must be finite and >= 0");
-  }
-  if (!finite_non_negative(params.min_silence_at_max_speech)) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "min_silence_at_max_speech must be finite and >= 0");
+  // max_speech_duration_s must be positive (inf allowed), the others >= 0.
+  const struct {
+    const char* name;
+    double value;
+    bool positive;
+  } durations[] = {
+      {"min_speech_duration_ms", params.min_speech_duration_ms, false},
+      {"max_speech_duration_s", params.max_speech_duration_s, true},
+      {"min_silence_duration_ms", params.min_silence_duration_ms, false},
+      {"speech_pad_ms", params.speech_pad_ms, false},
+      {"min_silence_at_max_speech", params.min_silence_at_max_speech, false},
+  };
+  for (const auto& duration : durations) {
+    if (duration.positive && !(duration.value > 0.0)) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "%s must be > 0 (inf allowed)",
+                           duration.name);
+    }
+    if (!duration.positive &&
+        !(std::isfinite(duration.value) && duration.value >= 0.0)) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "%s must be finite and >= 0",
+                           duration.name);
+    }
   }
   return Status::Ok();
 }
 
 SpeechSegmenter::SpeechSegmenter() {
-  // The defaults are valid by construction.
   (void)configure(SegmenterParams(), kGeometry16k.sample_rate);
 }
 
@@ -75,7 +75,6 @@ Status SpeechSegmenter::configure(const SegmenterParams& params,
   if (!status.ok()) {
     return status;
   }
-  // silero-vad: window_size_samples = 512 if sampling_rate == 16000 else 256.
   const Result<FrameGeometry> geometry = frame_geometry(sample_rate);
   if (!geometry.ok()) {
     return geometry.status();
@@ -84,8 +83,7 @@ Status SpeechSegmenter::configure(const SegmenterParams& params,
   sample_rate_ = sample_rate;
   window_ = static_cast<int64_t>(geometry->hop_samples);
   const double rate = static_cast<double>(sample_rate);
-  // Same expressions, same evaluation order as silero-vad, so the doubles
-  // are bit-identical to Python's floats.
+  // silero-vad's expressions in its order: bit-identical to Python's floats.
   min_speech_samples_ = rate * params.min_speech_duration_ms / 1000.0;
   speech_pad_samples_ = rate * params.speech_pad_ms / 1000.0;
   max_speech_samples_ = rate * params.max_speech_duration_s -
@@ -94,12 +92,9 @@ Status SpeechSegmenter::configure(const SegmenterParams& params,
   min_silence_samples_ = rate * params.min_silence_duration_ms / 1000.0;
   min_silence_samples_at_max_speech_ =
       rate * params.min_silence_at_max_speech / 1000.0;
-  if (params.has_neg_threshold) {
-    neg_threshold_ = params.neg_threshold;
-  } else {
-    const double lowered = params.threshold - 0.15;
-    neg_threshold_ = 0.01 > lowered ? 0.01 : lowered;
-  }
+  neg_threshold_ = params.has_neg_threshold
+                       ? params.neg_threshold
+                       : std::max(params.threshold - 0.15, 0.01);
   reset();
   return Status::Ok();
 }
@@ -116,13 +111,11 @@ void SpeechSegmenter::reset() {
   finished_ = false;
 }
 
-// The reset silero-vad does after every cut or close (`prev_end = next_start
-// = temp_end = 0; possible_ends = []`).
+// silero-vad's `prev_end = next_start = temp_end = 0; possible_ends = []`.
 void SpeechSegmenter::close_state() {
   temp_end_ = 0;
   prev_end_ = 0;
   next_start_ = 0;
-  has_possible_end_ = false;
   best_possible_end_ = 0;
   best_possible_dur_ = 0;
 }
@@ -186,21 +179,18 @@ bool SpeechSegmenter::pop(SpeechSegment* segment) {
   return true;
 }
 
-// One iteration of silero-vad's loop over the probabilities, with
-// speeches.append() replaced by append_raw().
+// One iteration of silero-vad's loop, speeches.append() being append_raw().
 void SpeechSegmenter::step(double p, int64_t cur) {
   const bool speech = p >= params_.threshold;
 
-  // Speech returns after a tentative end: remember the silence as a split
-  // candidate if long enough.
+  // Speech after a tentative end: the silence may be a split candidate.
   if (speech && temp_end_ != 0) {
+    // sil_dur >= one window > 0, the duration of "no candidate".
     const int64_t sil_dur = cur - temp_end_;
-    if (static_cast<double>(sil_dur) > min_silence_samples_at_max_speech_) {
-      if (!has_possible_end_ || sil_dur > best_possible_dur_) {
-        has_possible_end_ = true;
-        best_possible_end_ = temp_end_;
-        best_possible_dur_ = sil_dur;
-      }
+    if (static_cast<double>(sil_dur) > min_silence_samples_at_max_speech_ &&
+        sil_dur > best_possible_dur_) {
+      best_possible_end_ = temp_end_;
+      best_possible_dur_ = sil_dur;
     }
     temp_end_ = 0;
     if (next_start_ < prev_end_) {
@@ -217,7 +207,7 @@ void SpeechSegmenter::step(double p, int64_t cur) {
   // Maximum speech length reached: cut.
   if (triggered_ &&
       static_cast<double>(cur - current_start_) > max_speech_samples_) {
-    if (params_.use_max_poss_sil_at_max_speech && has_possible_end_) {
+    if (params_.use_max_poss_sil_at_max_speech && best_possible_dur_ > 0) {
       prev_end_ = best_possible_end_;
       const int64_t dur = best_possible_dur_;
       (void)append_raw(current_start_, prev_end_);
@@ -277,10 +267,8 @@ Status SpeechSegmenter::append_raw(int64_t start, int64_t end) {
   }
   Entry& entry = at(count_);
   entry.end = end;
-  // With no pending predecessor, this segment's start padding is already
-  // settled: either it is the first segment, or its predecessor was released
-  // because every successor is at least 2 * pad away. Both pad by speech_pad.
-  // Otherwise the predecessor pads it when it is finalized.
+  // Without a pending predecessor the start padding is settled (speech_pad);
+  // otherwise the predecessor pads it when it is finalized.
   entry.start = final_count_ == count_
                     ? clamp_to_zero_trunc(static_cast<double>(start) -
                                           speech_pad_samples_)
@@ -289,9 +277,8 @@ Status SpeechSegmenter::append_raw(int64_t start, int64_t end) {
   return Status::Ok();
 }
 
-// int(min(audio_length, raw_end + pad)). While the stream is open the audio
-// length is only known to be > the start of the last frame; returns false if
-// that is not enough to decide.
+// int(min(audio_length, raw_end + pad)); false while the open stream's length
+// (> the start of the last frame) cannot decide it.
 bool SpeechSegmenter::end_padding(int64_t raw_end,
                                   int64_t audio_length,
                                   int64_t* padded_end) const {
@@ -338,9 +325,8 @@ void SpeechSegmenter::settle(int64_t audio_length) {
       (void)end_padding(entry.end, audio_length, &padded_end);
       entry.end = padded_end;
     } else {
-      // Newest segment, stream open: the next retained segment cannot start
-      // before the current speech candidate, or before the next frame if
-      // there is none.
+      // Newest segment, stream open: the next one starts at the current
+      // speech candidate or at the next frame, not before.
       const int64_t earliest_next =
           triggered_ ? current_start_ : window_ * frames_;
       if (static_cast<double>(earliest_next - entry.end) < two_pads) {

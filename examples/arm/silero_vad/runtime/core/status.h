@@ -4,12 +4,9 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Error reporting for the runtime core, in the spirit of ExecuTorch's
-// Error/Result but carrying a formatted message: the serial protocol prints
-// "ERROR <message>" and a user needs the values that were wrong (the sample
-// rate found, the shape the model has), not only an error code.
-//
-// No heap: the message lives in a fixed buffer inside the Status.
+// Errors of the runtime core, like ExecuTorch's Error/Result but with a
+// formatted message in a fixed buffer: "ERROR <message>" must name the values
+// that were wrong (the sample rate found, the model's shape).
 
 #pragma once
 
@@ -21,44 +18,30 @@ namespace silero_vad {
 
 enum class ErrorCode : uint8_t {
   kOk = 0,
-  // A parameter or a call sequence the API does not accept.
-  kInvalidArgument,
-  // Bytes that are not a well-formed RIFF/WAVE file.
-  kInvalidWav,
-  // A well-formed WAV file in a format the runtime does not take.
-  kUnsupportedWav,
-  // WAV bytes that end before the RIFF/WAVE structure they declare.
-  kTruncatedWav,
-  // Bytes that ExecuTorch cannot load as a program or method.
-  kModelLoad,
-  // A loadable program whose inputs/outputs are not those of the VAD model.
-  kModelSignature,
-  // Method::execute() or reading its output failed.
-  kModelExecute,
-  // A fixed-capacity buffer would overflow.
-  kCapacity,
-  // Host file I/O (never used on bare metal).
-  kIo,
+  kInvalidArgument,  // a parameter or call sequence the API does not accept
+  kInvalidWav,       // not a well-formed RIFF/WAVE file
+  kUnsupportedWav,   // a well-formed WAV file in a format not taken
+  kTruncatedWav,     // WAV bytes ending before the structure they declare
+  kModelLoad,        // ExecuTorch cannot load the program or method
+  kModelSignature,   // a program without the VAD contract
+  kModelExecute,     // Method::execute() or its output failed
+  kCapacity,         // a fixed-capacity buffer would overflow
+  kIo,               // host file I/O
 };
-
-// Short stable name of an error code, e.g. "invalid_wav".
-const char* to_string(ErrorCode code);
 
 class Status {
  public:
-  // Longest message kept, including the terminating NUL; longer ones are cut.
+  // Longest message kept, NUL included; longer ones are cut.
   static constexpr size_t kMaxMessage = 200;
 
-  // An OK status.
   Status() = default;
 
   static Status Ok() {
     return Status();
   }
 
-  // An error with a printf-style message. Only integer and string
-  // conversions are used by the core, which keeps this safe with
-  // newlib-nano's printf on bare metal.
+  // printf-style; the core uses only integer and string conversions, which
+  // newlib-nano's printf has.
   static Status Error(ErrorCode code, const char* format, ...)
 #if defined(__GNUC__)
       __attribute__((format(printf, 2, 3)))
@@ -71,7 +54,7 @@ class Status {
   ErrorCode code() const {
     return code_;
   }
-  // Empty string for an OK status.
+  // Empty for an OK status.
   const char* message() const {
     return message_;
   }
@@ -81,18 +64,15 @@ class Status {
   char message_[kMaxMessage] = {};
 };
 
-// A value or an error. T must be default-constructible and copyable/movable;
-// the core only returns small value types through it.
+// A value or an error; T is a small default-constructible value type.
 template <typename T>
 class Result {
  public:
-  // Implicit on purpose, so `return value;` and `return status;` both work as
-  // they do with ExecuTorch's Result.
+  // Implicit, so `return value;` and `return status;` both work.
   Result(T value) : value_(std::move(value)) {}     // NOLINT
   Result(const Status& status) : status_(status) {  // NOLINT
     if (status_.ok()) {
-      // An OK status carries no value: report the misuse instead of
-      // returning a default-constructed T as if it were real.
+      // An OK status carries no value: report the misuse.
       status_ = Status::Error(ErrorCode::kInvalidArgument,
                               "internal: Result built from an OK status");
     }
@@ -104,13 +84,7 @@ class Result {
   const Status& status() const {
     return status_;
   }
-  // Only meaningful when ok().
-  T& get() {
-    return value_;
-  }
-  const T& get() const {
-    return value_;
-  }
+  // The value: only meaningful when ok().
   T& operator*() {
     return value_;
   }

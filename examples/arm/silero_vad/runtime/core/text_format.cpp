@@ -13,25 +13,16 @@
 namespace silero_vad {
 namespace {
 
-// How printf rounds samples / rate to milliseconds when the quotient sits
-// exactly halfway between two milliseconds (samples % (rate / 1000) ==
-// rate / 2000). printf rounds the double nearest to the quotient, so what
-// matters is where that double lies:
-//
-// Silero's rates are 125 * 2^k (16000 = 125 * 2^7, 8000 = 125 * 2^6), so
-// samples / rate = samples / (125 * 2^k). Scaling by a power of two until
-// the quotient by 125 has 53 bits gives the double's significand (the power
-// of two only moves the exponent), and the remainder r of that division
-// decides round-to-nearest. r == 0: the quotient is a binary fraction, the
-// double is the tie itself and printf rounds half to even. Otherwise the
-// double is above the tie iff it was rounded up, iff r > 125 / 2.
+// How printf rounds samples / rate when it is exactly halfway between two
+// milliseconds: it rounds the nearest double, which for rates of 125 * 2^k is
+// above the tie iff the division by 125 of the 53-bit scaled samples rounds
+// up (remainder > 62); remainder 0 is the exact tie, rounded half to even.
 enum class TieRounding { kUp, kDown, kToEven };
 
 TieRounding tie_rounding(uint64_t samples) {
   constexpr uint64_t kLow = 125ull << 52;
   if (samples >= kLow) {
-    // Not reachable for real audio (over 10^17 samples).
-    return TieRounding::kToEven;
+    return TieRounding::kToEven;  // over 10^17 samples: not real audio
   }
   uint64_t scaled = samples;
   while (scaled < kLow) {
@@ -98,9 +89,7 @@ void LineBuilder::append_fixed6(float value) {
   }
   const double magnitude = std::fabs(static_cast<double>(value));
   if (magnitude < 16777216.0) {
-    // A float has 24 significant bits and 10^6 needs 14 more (2^6 * 15625),
-    // so this product is exact in a double and the rounding below is the
-    // correct rounding of the float's exact value.
+    // Exact in a double (24 + 14 bits), so this rounds the exact value.
     const double scaled = magnitude * 1e6;
     const double whole = std::floor(scaled);
     const double fraction = scaled - whole;
@@ -113,8 +102,8 @@ void LineBuilder::append_fixed6(float value) {
     append_uint(units % 1000000u, 6);
     return;
   }
-  // From 2^24 up a float is an integer, below 2^128: print it exactly with a
-  // small multi-word integer (32-bit targets have no 128-bit type).
+  // From 2^24 up a float is an integer below 2^128: print it exactly in a
+  // multi-word integer (32-bit targets have no 128-bit type).
   int exponent = 0;
   const double mantissa = std::frexp(magnitude, &exponent);
   const uint32_t significand =

@@ -4,13 +4,9 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Number formatting for the serial protocol, without printf.
-//
-// Why not printf: newlib-nano (the usual bare-metal C library) prints
-// neither floats (without -u _printf_float) nor 64-bit integers, and
-// different C libraries may round differently. These functions give the same
-// bytes on every target and match glibc's "%.6f" / "%.3f" exactly (the unit
-// tests use glibc's snprintf as the oracle).
+// Number formatting for the serial protocol without printf: newlib-nano
+// prints no floats or 64-bit integers, and C libraries round differently.
+// The bytes match glibc's "%.6f" / "%.3f" on every target (tested against it).
 
 #pragma once
 
@@ -19,23 +15,17 @@
 
 namespace silero_vad {
 
-// Accumulates one protocol line in a fixed buffer. Appends that do not fit
-// are cut at the capacity (lines are far shorter; nothing overflows).
+// One protocol line in a fixed buffer; appends beyond it are cut.
 class LineBuilder {
  public:
   static constexpr size_t kCapacity = 256;
 
   void append(const char* text);
   void append_char(char c);
-  // Decimal integer, like "%lld".
   void append_int(int64_t value);
-  // Like "%.6f" applied to the float promoted to double (round half to
-  // even on exact ties, as glibc does). Non-finite values print as "nan",
-  // "inf" or "-inf".
+  // "%.6f" of the float promoted to double; "nan", "inf", "-inf".
   void append_fixed6(float value);
-  // `samples` / `sample_rate` like "%.3f" applied to the double quotient,
-  // i.e. the seconds of a sample position. `sample_rate` is one of Silero's
-  // (16000 or 8000); any other rate prints "?".
+  // "%.3f" of the double samples / sample_rate (16000 or 8000; else "?").
   void append_seconds_from_samples(int64_t samples, uint32_t sample_rate);
 
   const char* data() const {
@@ -43,10 +33,6 @@ class LineBuilder {
   }
   size_t size() const {
     return size_;
-  }
-  void clear() {
-    size_ = 0;
-    buffer_[0] = '\0';
   }
 
  private:

@@ -20,21 +20,25 @@ Status run_stream(SampleSource& source,
                   FrameListener* listener,
                   VadRunStats& stats) {
   FrameAssembler frames(source);
-  const Status configured = frames.configure(model.geometry());
-  if (!configured.ok()) {
-    return configured;
-  }
+  Status status = frames.configure(model.geometry());
   int16_t frame[kMaxFrameSamples];
   SpeechSegment segment;
-  while (frames.next(frame)) {
+  auto report_segments = [&] {
+    while (segmenter.pop(&segment)) {
+      reporter.segment(segment);
+      ++stats.segments;
+    }
+    stats.frames = frames.frames();
+    stats.samples = frames.samples();
+  };
+  while (status.ok() && frames.next(frame)) {
     const int64_t index = frames.frames() - 1;
     Result<float> probability = model.step(frame);
     if (!probability.ok()) {
       return probability.status();
     }
     const float p = *probability;
-    // A NaN or infinite output means a broken program (e.g. state left
-    // uninitialized); continuing would only print garbage.
+    // A NaN or infinity means a broken program: the rest would be garbage.
     if (!std::isfinite(p)) {
       return Status::Error(ErrorCode::kModelExecute,
                            "model output at frame %lld is not finite",
@@ -42,39 +46,26 @@ Status run_stream(SampleSource& source,
     }
     reporter.probability(index, p);
     if (listener != nullptr) {
-      const Status status = listener->on_frame(index, p);
-      if (!status.ok()) {
-        return status;
-      }
+      status = listener->on_frame(index, p);
     }
-    const Status pushed = segmenter.push(p);
-    if (!pushed.ok()) {
-      return pushed;
+    if (status.ok()) {
+      status = segmenter.push(p);
     }
-    while (segmenter.pop(&segment)) {
-      reporter.segment(segment);
-      ++stats.segments;
+    if (status.ok()) {
+      report_segments();
     }
-    stats.frames = frames.frames();
-    stats.samples = frames.samples();
   }
-  // A source that could only refuse its audio at the end (a WAV stream
-  // shorter than one frame, a failed read).
-  const Status source_status = source.status();
-  if (!source_status.ok()) {
-    return source_status;
+  // A source that could only refuse its audio at the end.
+  if (status.ok()) {
+    status = source.status();
   }
-  const Status finished = segmenter.finish(frames.samples());
-  if (!finished.ok()) {
-    return finished;
+  if (status.ok()) {
+    status = segmenter.finish(frames.samples());
   }
-  while (segmenter.pop(&segment)) {
-    reporter.segment(segment);
-    ++stats.segments;
+  if (status.ok()) {
+    report_segments();
   }
-  stats.frames = frames.frames();
-  stats.samples = frames.samples();
-  return Status::Ok();
+  return status;
 }
 
 }  // namespace

@@ -4,14 +4,9 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// The application loop (micro_speech's "main functions"):
-//
-//   audio source -> frame assembler -> model step -> segmenter
-//                                          \-------------\-> reporter
-//
-// The frame geometry (sample rate, hop, context) is the model step's: the
-// program's metadata. The same loop runs in the host runner and on the
-// Corstone-320.
+// The application loop (micro_speech's "main functions"): audio source ->
+// frame assembler -> model step -> segmenter -> reporter, at the model's
+// frame geometry; the same loop on the host and on the boards.
 
 #pragma once
 
@@ -25,7 +20,7 @@
 
 namespace silero_vad {
 
-// Optional per-frame hook for host extras (writing probabilities to a file).
+// Per-frame hook for host extras (writing probabilities to a file).
 class FrameListener {
  public:
   virtual Status on_frame(int64_t frame_index, float probability) = 0;
@@ -40,11 +35,8 @@ struct VadRunStats {
   int64_t samples = 0;
 };
 
-// Runs the whole stream and reports it, ending with DONE and 0x04, or with an
-// ERROR line and 0x04 on the first failure (whose status is returned): a
-// model failure, a non-finite probability, or a source that ends with an
-// error (SampleSource::status()). `source` delivers samples at
-// model.geometry().sample_rate. `listener` may be null.
+// Runs and reports the whole stream, ending with DONE or, on the first
+// failure (returned), ERROR, then 0x04. `listener` and `stats` may be null.
 Status run_vad(SampleSource& source,
                ModelStep& model,
                const SegmenterParams& params,

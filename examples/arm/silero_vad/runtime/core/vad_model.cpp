@@ -6,6 +6,7 @@
 
 #include "vad_model.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include <executorch/runtime/core/evalue.h>
@@ -40,34 +41,16 @@ struct ShapeText {
 };
 
 ShapeText shape_text(et::Span<const int32_t> sizes) {
-  ShapeText out;
-  size_t used = 0;
-  out.text[used++] = '(';
+  ShapeText out = {"("};
+  size_t used = 1;
   for (size_t i = 0; i < sizes.size() && used + 16 < sizeof(out.text); ++i) {
-    int32_t value = sizes[i];
-    if (i > 0) {
-      out.text[used++] = ',';
-      out.text[used++] = ' ';
-    }
-    if (value < 0) {
-      out.text[used++] = '-';
-      value = -value;
-    }
-    char digits[12];
-    int count = 0;
-    do {
-      digits[count++] = static_cast<char>('0' + value % 10);
-      value /= 10;
-    } while (value != 0);
-    while (count > 0) {
-      out.text[used++] = digits[--count];
-    }
+    used += static_cast<size_t>(std::snprintf(out.text + used,
+                                              sizeof(out.text) - used,
+                                              i > 0 ? ", %ld" : "%ld",
+                                              static_cast<long>(sizes[i])));
   }
-  if (sizes.size() == 1) {
-    out.text[used++] = ',';
-  }
-  out.text[used++] = ')';
-  out.text[used] = '\0';
+  std::snprintf(
+      out.text + used, sizeof(out.text) - used, sizes.size() == 1 ? ",)" : ")");
   return out;
 }
 
@@ -82,53 +65,37 @@ constexpr const char* kExpectedInput =
 constexpr const char* kExpectedOutput = "a float32 tensor of shape (1, 1)";
 
 Status check_is_tensor(const et::MethodMeta& meta, bool is_input) {
-  const char* kind = is_input ? "input" : "output";
   et::Result<et::Tag> tag = is_input ? meta.input_tag(0) : meta.output_tag(0);
   if (!tag.ok() || *tag != et::Tag::Tensor) {
     return Status::Error(ErrorCode::kModelSignature,
                          "model %s 0 is not a tensor: expected %s",
-                         kind,
+                         is_input ? "input" : "output",
                          is_input ? kExpectedInput : kExpectedOutput);
   }
   return Status::Ok();
 }
 
-// A bounds-checked view of the program's flatbuffer (schema/program.fbs of
-// ExecuTorch), used for one check ExecuTorch's loader gets wrong: see
-// check_kernel_calls(). Every read is checked against the bytes, so it is
-// safe on any input, although Program::load() has verified them already.
+// A bounds-checked reader of flatbuffer tables, vectors and strings: safe on
+// any bytes, although Program::load() has verified them already.
 class FlatbufferView {
  public:
   FlatbufferView(const uint8_t* data, size_t size) : data_(data), size_(size) {}
 
-  bool u8(size_t pos, uint8_t* out) const {
-    if (pos >= size_) {
+  // The little-endian unsigned integer of `bytes` (1, 2 or 4) bytes at `pos`.
+  bool uint(size_t pos, size_t bytes, uint32_t* out) const {
+    if (pos > size_ || size_ - pos < bytes) {
       return false;
     }
-    *out = data_[pos];
-    return true;
-  }
-  bool u16(size_t pos, uint16_t* out) const {
-    if (pos > size_ || size_ - pos < 2) {
-      return false;
+    *out = 0;
+    for (size_t i = bytes; i-- > 0;) {
+      *out = (*out << 8) | data_[pos + i];
     }
-    *out = static_cast<uint16_t>(data_[pos] | (data_[pos + 1] << 8));
-    return true;
-  }
-  bool u32(size_t pos, uint32_t* out) const {
-    if (pos > size_ || size_ - pos < 4) {
-      return false;
-    }
-    *out = static_cast<uint32_t>(data_[pos]) |
-           (static_cast<uint32_t>(data_[pos + 1]) << 8) |
-           (static_cast<uint32_t>(data_[pos + 2]) << 16) |
-           (static_cast<uint32_t>(data_[pos + 3]) << 24);
     return true;
   }
   // The target of the unsigned offset stored at `pos`.
   bool follow(size_t pos, size_t* target) const {
     uint32_t offset = 0;
-    if (!u32(pos, &offset) || offset > size_ - pos) {
+    if (!uint(pos, 4, &offset) || offset > size_ - pos) {
       return false;
     }
     *target = pos + offset;
@@ -137,45 +104,43 @@ class FlatbufferView {
   // Where field `id` of the table at `table` is stored; 0 when absent.
   bool field(size_t table, unsigned id, size_t* pos) const {
     uint32_t soffset = 0;
-    if (!u32(table, &soffset)) {
+    uint32_t vtable_size = 0;
+    uint32_t offset = 0;
+    if (!uint(table, 4, &soffset)) {
       return false;
     }
     // The vtable lies at table - soffset (a signed 32-bit value).
     const int64_t vtable =
         static_cast<int64_t>(table) - static_cast<int32_t>(soffset);
-    if (vtable < 0 || static_cast<uint64_t>(vtable) >= size_) {
+    if (vtable < 0 || static_cast<uint64_t>(vtable) >= size_ ||
+        !uint(static_cast<size_t>(vtable), 2, &vtable_size)) {
       return false;
     }
-    uint16_t vtable_size = 0;
-    if (!u16(static_cast<size_t>(vtable), &vtable_size)) {
-      return false;
-    }
+    // A field beyond the vtable was added after this table was written.
     const size_t entry = 4 + 2 * static_cast<size_t>(id);
-    *pos = 0;
-    if (entry + 2 > vtable_size) {
-      return true;  // a field added after this table was written
-    }
-    uint16_t offset = 0;
-    if (!u16(static_cast<size_t>(vtable) + entry, &offset)) {
+    if (entry + 2 <= vtable_size &&
+        !uint(static_cast<size_t>(vtable) + entry, 2, &offset)) {
       return false;
     }
-    if (offset != 0) {
-      *pos = table + offset;
-    }
+    *pos = offset == 0 ? 0 : table + offset;
     return true;
   }
-  // The table, vector or string that field `id` refers to; 0 when absent.
+  // The table or string that field `id` refers to; 0 when absent.
   bool field_target(size_t table, unsigned id, size_t* target) const {
     size_t pos = 0;
-    if (!field(table, id, &pos)) {
-      return false;
-    }
     *target = 0;
-    return pos == 0 || follow(pos, target);
+    return field(table, id, &pos) && (pos == 0 || follow(pos, target));
   }
-  // A vector's length; its elements follow at vector + 4.
-  bool length(size_t vector, uint32_t* count) const {
-    return u32(vector, count) && *count <= (size_ - vector - 4) / 4;
+  // The vector that field `id` refers to and its length; 0 and 0 when absent.
+  bool vector(size_t table, unsigned id, size_t* vec, uint32_t* count) const {
+    *count = 0;
+    return field_target(table, id, vec) &&
+           (*vec == 0 ||
+            (uint(*vec, 4, count) && *count <= (size_ - *vec - 4) / 4));
+  }
+  // Element `index` of a vector of tables.
+  bool element(size_t vec, uint32_t index, size_t* target) const {
+    return follow(vec + 4 + 4 * static_cast<size_t>(index), target);
   }
 
  private:
@@ -184,16 +149,15 @@ class FlatbufferView {
 };
 
 // ExecuTorch's Method::init (1.4 and 1.5) keeps only the last operator
-// resolution error of a method that is not "missing operator": a kernel call
-// whose operator has no name, or an operator index out of range, followed by
-// one that resolves, leaves a null kernel in a method that loads "fine" and
-// crashes at execute(). Found by flipping bytes of a program
-// (test_vad_model); refused here before any method is loaded.
+// resolution error that is not "missing operator": a nameless or
+// out-of-range operator followed by a good one loads "fine" with a null
+// kernel and crashes at execute(). Refused here, before any method loads.
 Status check_kernel_calls(const uint8_t* data, size_t size) {
-  // Program.execution_plan (1); ExecutionPlan.chains (5), .operators (6);
-  // Chain.instructions (2); Instruction.instr_args type (0) and value (1);
-  // KernelCall.op_index (0); Operator.name (0), .overload (1).
-  constexpr uint8_t kKernelCall = 1;
+  // Field ids of ExecuTorch's schema/program.fbs: Program.execution_plan (1);
+  // ExecutionPlan.chains (5), .operators (6); Chain.instructions (2);
+  // Instruction.instr_args type (0) and value (1); KernelCall.op_index (0);
+  // Operator.name (0), .overload (1).
+  constexpr uint32_t kKernelCall = 1;
   constexpr uint32_t kMaxOperatorName = 100;  // ExecuTorch's name buffer
   const FlatbufferView fb(data, size);
   const Status malformed = Status::Error(
@@ -202,22 +166,16 @@ Status check_kernel_calls(const uint8_t* data, size_t size) {
   size_t root = 0;
   size_t plans = 0;
   uint32_t plan_count = 0;
-  if (!fb.follow(0, &root) || !fb.field_target(root, 1, &plans) || plans == 0 ||
-      !fb.length(plans, &plan_count)) {
+  if (!fb.follow(0, &root) || !fb.vector(root, 1, &plans, &plan_count) ||
+      plans == 0) {
     return malformed;
   }
   for (uint32_t p = 0; p < plan_count; ++p) {
     size_t plan = 0;
     size_t operators = 0;
-    size_t chains = 0;
     uint32_t operator_count = 0;
-    uint32_t chain_count = 0;
-    if (!fb.follow(plans + 4 + 4 * p, &plan) ||
-        !fb.field_target(plan, 6, &operators) ||
-        !fb.field_target(plan, 5, &chains)) {
-      return malformed;
-    }
-    if (operators != 0 && !fb.length(operators, &operator_count)) {
+    if (!fb.element(plans, p, &plan) ||
+        !fb.vector(plan, 6, &operators, &operator_count)) {
       return malformed;
     }
     for (uint32_t o = 0; o < operator_count; ++o) {
@@ -226,13 +184,12 @@ Status check_kernel_calls(const uint8_t* data, size_t size) {
       size_t overload = 0;
       uint32_t name_length = 0;
       uint32_t overload_length = 0;
-      if (!fb.follow(operators + 4 + 4 * o, &op) ||
-          !fb.field_target(op, 0, &name) ||
+      if (!fb.element(operators, o, &op) || !fb.field_target(op, 0, &name) ||
           !fb.field_target(op, 1, &overload)) {
         return malformed;
       }
-      if (name == 0 || !fb.u32(name, &name_length) ||
-          (overload != 0 && !fb.u32(overload, &overload_length)) ||
+      if (name == 0 || !fb.uint(name, 4, &name_length) ||
+          (overload != 0 && !fb.uint(overload, 4, &overload_length)) ||
           name_length >= kMaxOperatorName ||
           overload_length >= kMaxOperatorName - name_length - 1) {
         return Status::Error(ErrorCode::kModelLoad,
@@ -241,27 +198,26 @@ Status check_kernel_calls(const uint8_t* data, size_t size) {
                              ul(o));
       }
     }
-    if (chains != 0 && !fb.length(chains, &chain_count)) {
+    size_t chains = 0;
+    uint32_t chain_count = 0;
+    if (!fb.vector(plan, 5, &chains, &chain_count)) {
       return malformed;
     }
     for (uint32_t c = 0; c < chain_count; ++c) {
       size_t chain = 0;
       size_t instructions = 0;
       uint32_t instruction_count = 0;
-      if (!fb.follow(chains + 4 + 4 * c, &chain) ||
-          !fb.field_target(chain, 2, &instructions)) {
-        return malformed;
-      }
-      if (instructions != 0 && !fb.length(instructions, &instruction_count)) {
+      if (!fb.element(chains, c, &chain) ||
+          !fb.vector(chain, 2, &instructions, &instruction_count)) {
         return malformed;
       }
       for (uint32_t i = 0; i < instruction_count; ++i) {
         size_t instruction = 0;
         size_t type_pos = 0;
-        uint8_t type = 0;
-        if (!fb.follow(instructions + 4 + 4 * i, &instruction) ||
+        uint32_t type = 0;
+        if (!fb.element(instructions, i, &instruction) ||
             !fb.field(instruction, 0, &type_pos) ||
-            (type_pos != 0 && !fb.u8(type_pos, &type))) {
+            (type_pos != 0 && !fb.uint(type_pos, 1, &type))) {
           return malformed;
         }
         if (type != kKernelCall) {
@@ -272,7 +228,7 @@ Status check_kernel_calls(const uint8_t* data, size_t size) {
         uint32_t op_index = 0;  // the default when absent
         if (!fb.field_target(instruction, 1, &call) || call == 0 ||
             !fb.field(call, 0, &index_pos) ||
-            (index_pos != 0 && !fb.u32(index_pos, &op_index))) {
+            (index_pos != 0 && !fb.uint(index_pos, 4, &op_index))) {
           return malformed;
         }
         if (op_index >= operator_count) {
@@ -293,8 +249,7 @@ Status check_kernel_calls(const uint8_t* data, size_t size) {
 }  // namespace
 
 et::Result<et::FreeableBuffer> MemoryDataLoader::load(
-    size_t offset, size_t size, const SegmentInfo& segment_info) const {
-  (void)segment_info;
+    size_t offset, size_t size, const SegmentInfo& /*segment_info*/) const {
   // Subtract rather than add: offset + size could wrap.
   if (offset > size_ || size > size_ - offset) {
     return et::Error::InvalidArgument;
@@ -304,9 +259,8 @@ et::Result<et::FreeableBuffer> MemoryDataLoader::load(
 
 et::Error MemoryDataLoader::load_into(size_t offset,
                                       size_t size,
-                                      const SegmentInfo& segment_info,
+                                      const SegmentInfo& /*segment_info*/,
                                       void* buffer) const {
-  (void)segment_info;
   if (buffer == nullptr || offset > size_ || size > size_ - offset) {
     return et::Error::InvalidArgument;
   }
@@ -333,11 +287,9 @@ Status VadModel::open(const void* pte, size_t size) {
   if (pte == nullptr || size == 0) {
     return Status::Error(ErrorCode::kModelLoad, "model file is empty");
   }
-  // Idempotent: sets up ExecuTorch's platform layer (logging, clock).
-  et::runtime_init();
+  et::runtime_init();  // idempotent: ExecuTorch's logging and clock
   loader_ = MemoryDataLoader(pte, size);
-  // Full verification: a corrupted or truncated file must fail here with an
-  // error, never crash later.
+  // Full verification: a corrupted file must fail here, not crash later.
   et::Result<et::Program> program = et::Program::load(
       &loader_, et::Program::Verification::InternalConsistency);
   if (!program.ok()) {
@@ -385,7 +337,7 @@ Status VadModel::check_signature() {
   if (!status.ok()) {
     return status;
   }
-  et::Result<et::TensorInfo> output = meta->output_tensor_meta(0);
+  const et::Result<et::TensorInfo> output = meta->output_tensor_meta(0);
   if (!output.ok()) {
     return Status::Error(ErrorCode::kModelSignature,
                          "cannot read the metadata of model output 0 (error "
@@ -425,8 +377,7 @@ Status VadModel::check_signature() {
                          "float32 audio, run.sh --input float)",
                          et::toString(input->scalar_type()));
   }
-  // The geometry decides the input shape.
-  status = read_geometry();
+  status = read_geometry();  // it decides the input shape
   if (!status.ok()) {
     return status;
   }
@@ -461,8 +412,7 @@ Status VadModel::check_signature() {
   return Status::Ok();
 }
 
-// Runs one constant method of the program and returns its integer. The
-// method is loaded into metadata_pool_ and destroyed before returning.
+// Runs one constant method of the program in metadata_pool_.
 Result<int64_t> VadModel::read_metadata(const char* name) {
   et::Result<et::MethodMeta> meta = program_->method_meta(name);
   if (!meta.ok()) {
@@ -511,8 +461,9 @@ Result<int64_t> VadModel::read_metadata(const char* name) {
 }
 
 Status VadModel::read_geometry() {
+  // In model_export/frame_geometry.py's order.
   const char* const names[3] = {
-      kSampleRateMethod, kHopSamplesMethod, kContextSamplesMethod};
+      "sample_rate", "hop_samples", "context_samples"};
   int64_t values[3] = {0, 0, 0};
   for (size_t i = 0; i < 3; ++i) {
     Result<int64_t> value = read_metadata(names[i]);
@@ -527,10 +478,9 @@ Status VadModel::read_geometry() {
     }
     values[i] = *value;
   }
-  FrameGeometry geometry;
-  geometry.sample_rate = static_cast<uint32_t>(values[0]);
-  geometry.hop_samples = static_cast<size_t>(values[1]);
-  geometry.context_samples = static_cast<size_t>(values[2]);
+  const FrameGeometry geometry{static_cast<uint32_t>(values[0]),
+                               static_cast<size_t>(values[1]),
+                               static_cast<size_t>(values[2])};
   const Status status = check_frame_geometry(geometry);
   if (!status.ok()) {
     return Status::Error(
@@ -541,7 +491,7 @@ Status VadModel::read_geometry() {
 }
 
 size_t VadModel::planned_memory_bytes() const {
-  size_t total = kPlannedAlignment;  // Room to align the pool's start.
+  size_t total = kPlannedAlignment;  // room to align the pool's start
   for (size_t i = 0; i < num_planned_; ++i) {
     total += round_up(planned_sizes_[i], kPlannedAlignment);
   }
@@ -638,7 +588,6 @@ Result<float> VadModel::step(const int16_t* frame) {
   }
   const size_t samples = geometry_.frame_samples();
   if (audio_input_ == AudioInput::kInt16) {
-    // PCM as it came: the program rescales it.
     std::memcpy(input_, frame, samples * sizeof(int16_t));
   } else {
     float* audio = reinterpret_cast<float*>(input_);
@@ -646,8 +595,7 @@ Result<float> VadModel::step(const int16_t* frame) {
       audio[i] = static_cast<float>(frame[i]) / kPcm16FullScale;
     }
   }
-  // Set every frame: a planned input is copied into the arena by
-  // set_input(), so the new samples must be handed over each time.
+  // Every frame: set_input() copies a planned input into the arena.
   et::Error error = method_->set_input(et::EValue(Tensor(&*input_impl_)), 0);
   if (error != et::Error::Ok) {
     return Status::Error(ErrorCode::kModelExecute,

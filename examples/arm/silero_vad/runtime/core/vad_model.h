@@ -4,34 +4,11 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// The model step on ExecuTorch: one loaded Method of a .pte held in memory.
-//
-// The program contract (model_export/program_contract.py):
-//  - method "forward": input 0 is the audio frame, shape
-//    (1, context_samples + hop_samples), int16 PCM samples (the default
-//    export; the program rescales them) or float32 audio (sample / 32768, an
-//    export with run.sh --input float); output 0 is the float32 speech
-//    probability, shape (1, 1);
-//  - constant methods "sample_rate", "hop_samples", "context_samples"
-//    (int64): the frame geometry, one of Silero's two (16 kHz: 512 + 64,
-//    8 kHz: 256 + 32), read at open() and handed to the rest of the runtime
-//    through geometry().
-// The frames come in as int16 PCM; an int16 program gets them unchanged, a
-// float program gets them divided by 32768. Anything else is refused at
-// open() with what was found and what is needed.
-//
-// The recurrent state is not the runner's business: the program keeps it in
-// a mutable buffer that ExecuTorch preserves across execute() calls of one
-// loaded Method (the export makes it start at zero). So the same runner
-// serves any program with the VAD contract, whatever it does inside,
-// delegated to the Ethos-U or not, 16 or 8 kHz.
-//
-// Memory is the caller's: a pool for the method's bookkeeping, one for the
-// planned activations (sized by planned_memory_bytes() after open()), and
-// an optional temporary pool for kernels and delegates. No heap is used.
-//
-// Use: open() -> size the pools -> load() -> step() per frame. The object
-// must stay where it is once loaded (the Method points into it).
+// The model step on ExecuTorch: one loaded Method of a .pte held in memory,
+// checked at open() against the program contract (model_export/
+// program_contract.py) and run frame by frame on caller-owned pools.
+// Use: open() -> size the pools -> load() -> step() per frame; the object
+// must not move once loaded (the Method points into it).
 
 #pragma once
 
@@ -58,9 +35,8 @@ struct ByteSpan {
   size_t size = 0;
 };
 
-// A read-only ExecuTorch DataLoader over bytes already in memory (a file read
-// at start-up, or an array in flash). Every request is bounds-checked, so a
-// truncated program fails to load instead of reading past the buffer.
+// A read-only, bounds-checked DataLoader over bytes in memory (a file read at
+// start-up, or an array in flash).
 class MemoryDataLoader final : public executorch::runtime::DataLoader {
  public:
   MemoryDataLoader() = default;
@@ -82,23 +58,13 @@ class MemoryDataLoader final : public executorch::runtime::DataLoader {
   size_t size_ = 0;
 };
 
-// The audio input of a program, as run.sh --input names it.
-enum class AudioInput : uint8_t {
-  // int16 PCM samples, passed as they come.
-  kInt16,
-  // float32 audio: sample / 32768.
-  kFloat,
-};
+// The audio input of a program, as run.sh --input names it: int16 PCM passed
+// as it comes, or float32 audio (sample / 32768).
+enum class AudioInput : uint8_t { kInt16, kFloat };
 
 class VadModel final : public ModelStep {
  public:
   static constexpr const char* kMethodName = "forward";
-  // The metadata methods, in model_export/frame_geometry.py's order.
-  static constexpr const char* kSampleRateMethod = "sample_rate";
-  static constexpr const char* kHopSamplesMethod = "hop_samples";
-  static constexpr const char* kContextSamplesMethod = "context_samples";
-  // Bookkeeping of one loaded metadata method (a single constant value).
-  static constexpr size_t kMetadataPoolBytes = 2048;
   // Planned-memory arenas supported (programs use one or two).
   static constexpr size_t kMaxPlannedBuffers = 8;
   // Alignment of every planned arena.
@@ -109,12 +75,10 @@ class VadModel final : public ModelStep {
   VadModel& operator=(const VadModel&) = delete;
   ~VadModel();
 
-  // Loads the program in `pte` (which must outlive this object), checks
-  // that its "forward" method has the VAD signature and reads the frame
-  // geometry from its metadata methods.
+  // Loads and checks the program in `pte`, which must outlive this object.
   Status open(const void* pte, size_t size);
 
-  // The program's frame geometry and audio input. After a successful open().
+  // After a successful open().
   const FrameGeometry& geometry() const override {
     return geometry_;
   }
@@ -128,8 +92,6 @@ class VadModel final : public ModelStep {
   // Loads the method into the given pools. `temp_pool` may be empty.
   Status load(ByteSpan method_pool, ByteSpan planned_pool, ByteSpan temp_pool);
 
-  // Runs one frame (geometry().frame_samples() int16 PCM samples) and
-  // returns the probability.
   Result<float> step(const int16_t* frame) override;
 
   // Method-pool bytes in use after load(), to size bare-metal pools.
@@ -154,7 +116,8 @@ class VadModel final : public ModelStep {
 
   FrameGeometry geometry_;
   AudioInput audio_input_ = AudioInput::kInt16;
-  alignas(16) uint8_t metadata_pool_[kMetadataPoolBytes] = {};
+  // Bookkeeping of one loaded metadata method (a single constant value).
+  alignas(16) uint8_t metadata_pool_[2048] = {};
 
   // The input tensor's data: int16 or float32 samples.
   alignas(16) uint8_t input_[kMaxFrameSamples * sizeof(float)] = {};

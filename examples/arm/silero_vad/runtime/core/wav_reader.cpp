@@ -6,10 +6,34 @@
 
 #include "wav_reader.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace silero_vad {
 namespace {
+
+// The input size of a stream.
+constexpr uint64_t kUnknownInputSize = UINT64_MAX;
+
+class MemoryByteSource final : public ByteSource {
+ public:
+  MemoryByteSource(const uint8_t* data, size_t size)
+      : data_(data), size_(data == nullptr ? 0 : size) {}
+
+  size_t read(uint8_t* out, size_t max_bytes) override {
+    const size_t count = std::min(size_ - position_, max_bytes);
+    if (count > 0) {
+      std::memcpy(out, data_ + position_, count);
+    }
+    position_ += count;
+    return count;
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t position_ = 0;
+};
 
 constexpr size_t kRiffHeaderBytes = 12;
 constexpr size_t kChunkHeaderBytes = 8;
@@ -40,10 +64,7 @@ uint32_t read_u32(const uint8_t* p) {
 }
 
 bool tag_is(const uint8_t* p, const char* tag) {
-  return p[0] == static_cast<uint8_t>(tag[0]) &&
-         p[1] == static_cast<uint8_t>(tag[1]) &&
-         p[2] == static_cast<uint8_t>(tag[2]) &&
-         p[3] == static_cast<uint8_t>(tag[3]);
+  return std::memcmp(p, tag, 4) == 0;
 }
 
 // A RIFF or data size that a writer left for "unknown".
@@ -51,8 +72,7 @@ bool unknown_size(uint32_t size) {
   return size == 0 || size == 0xFFFFFFFFu;
 }
 
-// A chunk id as text for messages; bytes outside printable ASCII become '?'
-// so hostile input cannot inject control characters into the output.
+// A chunk id for messages, with '?' for bytes outside printable ASCII.
 struct TagText {
   char text[5];
 };
@@ -73,24 +93,22 @@ unsigned long ul(uint64_t value) {
 }
 
 const char* format_name(uint16_t tag) {
-  switch (tag) {
-    case 0x0002:
-      return "Microsoft ADPCM";
-    case 0x0006:
-      return "A-law";
-    case 0x0007:
-      return "mu-law";
-    case 0x0011:
-      return "IMA ADPCM";
-    case 0x0031:
-      return "GSM 6.10";
-    case 0x0050:
-      return "MPEG";
-    case 0x0055:
-      return "MP3";
-    default:
-      return "unknown";
+  static const struct {
+    uint16_t tag;
+    const char* name;
+  } kNames[] = {{0x0002, "Microsoft ADPCM"},
+                {0x0006, "A-law"},
+                {0x0007, "mu-law"},
+                {0x0011, "IMA ADPCM"},
+                {0x0031, "GSM 6.10"},
+                {0x0050, "MPEG"},
+                {0x0055, "MP3"}};
+  for (const auto& entry : kNames) {
+    if (entry.tag == tag) {
+      return entry.name;
+    }
   }
+  return "unknown";
 }
 
 // Reads `size` bytes unless the input ends first; returns the bytes read.
@@ -106,16 +124,13 @@ size_t read_fully(ByteSource& source, uint8_t* out, size_t size) {
   return done;
 }
 
-// Discards `size` bytes unless the input ends first; returns the bytes
-// discarded.
+// Discards `size` bytes unless the input ends first; returns how many.
 uint64_t skip(ByteSource& source, uint64_t size) {
   uint8_t scratch[64];
   uint64_t done = 0;
   while (done < size) {
-    const uint64_t left = size - done;
-    const size_t want =
-        left < sizeof(scratch) ? static_cast<size_t>(left) : sizeof(scratch);
-    const size_t got = source.read(scratch, want);
+    const size_t got = source.read(
+        scratch, static_cast<size_t>(std::min<uint64_t>(size - done, 64)));
     if (got == 0) {
       break;
     }
@@ -130,8 +145,7 @@ struct FmtChunk {
   uint32_t sample_rate = 0;
   uint16_t block_align = 0;
   uint16_t bits_per_sample = 0;
-  // WAVE_FORMAT_EXTENSIBLE only.
-  uint16_t valid_bits = 0;
+  uint16_t valid_bits = 0;  // WAVE_FORMAT_EXTENSIBLE only
   uint16_t subformat = 0;
   bool subformat_known = false;
 };
@@ -141,8 +155,7 @@ struct FmtChunk {
 Status parse_fmt(const uint8_t* body, uint32_t size, FmtChunk* fmt) {
   fmt->format_tag = read_u16(body);
   fmt->channels = read_u16(body + 2);
-  fmt->sample_rate = read_u32(body + 4);
-  // body + 8 is the byte rate: derived, not needed, not checked.
+  fmt->sample_rate = read_u32(body + 4);  // then the byte rate, not needed
   fmt->block_align = read_u16(body + 12);
   fmt->bits_per_sample = read_u16(body + 14);
   if (fmt->format_tag != kFormatExtensible) {
@@ -162,16 +175,11 @@ Status parse_fmt(const uint8_t* body, uint32_t size, FmtChunk* fmt) {
         "WAVE_FORMAT_EXTENSIBLE extension is %u bytes, need 22",
         static_cast<unsigned>(extension_size));
   }
-  fmt->valid_bits = read_u16(body + 18);
-  // body + 20 is the channel mask: irrelevant for mono.
-  const uint8_t* guid = body + 24;
-  fmt->subformat = read_u16(guid);
-  fmt->subformat_known = true;
-  for (size_t i = 0; i < sizeof(kSubformatGuidTail); ++i) {
-    if (guid[2 + i] != kSubformatGuidTail[i]) {
-      fmt->subformat_known = false;
-    }
-  }
+  fmt->valid_bits = read_u16(body + 18);  // then the channel mask, not needed
+  fmt->subformat = read_u16(body + 24);
+  fmt->subformat_known =
+      std::memcmp(body + 26, kSubformatGuidTail, sizeof(kSubformatGuidTail)) ==
+      0;
   return Status::Ok();
 }
 
@@ -220,7 +228,7 @@ Status check_fmt(const FmtChunk& fmt, const FrameGeometry& geometry) {
                          static_cast<unsigned>(fmt.valid_bits));
   }
   if (fmt.sample_rate != geometry.sample_rate) {
-    // Name the other Silero model when the audio is at its rate.
+    // Name the other Silero model if the audio is at its rate.
     const bool other_model = frame_geometry(fmt.sample_rate).ok();
     return Status::Error(
         ErrorCode::kUnsupportedWav,
@@ -274,23 +282,11 @@ Status check_sample_count(uint64_t samples, const FrameGeometry& geometry) {
   return Status::Ok();
 }
 
-}  // namespace
-
-size_t MemoryByteSource::read(uint8_t* out, size_t max_bytes) {
-  size_t count = size_ - position_;
-  if (count > max_bytes) {
-    count = max_bytes;
-  }
-  if (count > 0) {
-    std::memcpy(out, data_ + position_, count);
-  }
-  position_ += count;
-  return count;
-}
-
+// Reads and validates `source` up to the first sample of the data chunk. A
+// known `input_size` (a file) adds the truncation checks.
 Result<WavHeader> read_wav_header(ByteSource& source,
                                   const FrameGeometry& geometry,
-                                  uint64_t input_size) {
+                                  uint64_t input_size = kUnknownInputSize) {
   const bool size_known = input_size != kUnknownInputSize;
   uint8_t riff[kRiffHeaderBytes];
   const size_t got = read_fully(source, riff, sizeof(riff));
@@ -361,7 +357,7 @@ Result<WavHeader> read_wav_header(ByteSource& source,
     uint8_t chunk[kChunkHeaderBytes];
     const size_t header_got = read_fully(source, chunk, sizeof(chunk));
     if (header_got == 0 && !header.riff_size_known) {
-      break;  // The input ends between chunks: the end of the RIFF chunk.
+      break;  // the input ends between chunks: the end of the RIFF chunk
     }
     if (header_got == 0) {
       return Status::Error(ErrorCode::kTruncatedWav,
@@ -441,9 +437,7 @@ Result<WavHeader> read_wav_header(ByteSource& source,
                              ul(kFmtMinBytes));
       }
       uint8_t fmt_body[kFmtExtensibleBytes];
-      const size_t want = chunk_size < sizeof(fmt_body)
-                              ? static_cast<size_t>(chunk_size)
-                              : sizeof(fmt_body);
+      const size_t want = std::min<size_t>(chunk_size, sizeof(fmt_body));
       consumed = read_fully(source, fmt_body, want);
       if (consumed < want) {
         return ended_inside(chunk, pos, consumed, chunk_size);
@@ -469,11 +463,11 @@ Result<WavHeader> read_wav_header(ByteSource& source,
       pos += skip(source, 1);
     }
   }
-  if (!have_fmt) {
-    return Status::Error(ErrorCode::kInvalidWav, "missing fmt chunk");
-  }
-  return Status::Error(ErrorCode::kInvalidWav, "missing data chunk");
+  return Status::Error(
+      ErrorCode::kInvalidWav, "missing %s chunk", have_fmt ? "data" : "fmt");
 }
+
+}  // namespace
 
 Result<WavAudio> parse_wav(const uint8_t* data,
                            size_t size,
@@ -487,14 +481,11 @@ Result<WavAudio> parse_wav(const uint8_t* data,
     return header.status();
   }
   // The header parser checked that the data chunk lies inside the file.
-  uint64_t bytes = 0;
-  if (header->data_size_known) {
-    bytes = header->data_bytes;
-  } else {
-    const uint64_t end = header->riff_size_known ? header->riff_end : size;
-    bytes = (end - header->data_offset) & ~static_cast<uint64_t>(1);
-  }
-  const uint64_t num_samples = bytes / kRequiredBlockAlign;
+  const uint64_t end = header->riff_size_known ? header->riff_end : size;
+  const uint64_t num_samples =
+      (header->data_size_known ? header->data_bytes
+                               : end - header->data_offset) /
+      kRequiredBlockAlign;
   const Status status = check_sample_count(num_samples, geometry);
   if (!status.ok()) {
     return status;
@@ -506,10 +497,7 @@ Result<WavAudio> parse_wav(const uint8_t* data,
 }
 
 size_t WavSampleSource::read(int16_t* out, size_t max_samples) {
-  size_t count = audio_.num_samples - position_;
-  if (count > max_samples) {
-    count = max_samples;
-  }
+  const size_t count = std::min(audio_.num_samples - position_, max_samples);
   for (size_t i = 0; i < count; ++i) {
     out[i] = audio_.sample(position_ + i);
   }
@@ -527,20 +515,15 @@ Status WavStreamReader::open(const FrameGeometry& geometry) {
     ended_ = true;
     end_status_ = header.status();
     // A failed read of the input explains a truncated header best.
-    if (!bytes_.status().ok()) {
-      end_status_ = bytes_.status();
-    }
+    end_status_ = bytes_.status().ok() ? header.status() : bytes_.status();
     return end_status_;
   }
   geometry_ = geometry;
   header_ = *header;
-  if (header_.data_size_known) {
-    data_remaining_ = header_.data_bytes;
-  } else if (header_.riff_size_known) {
-    data_remaining_ = header_.riff_end - header_.data_offset;
-  } else {
-    data_remaining_ = UINT64_MAX;
-  }
+  data_remaining_ = header_.data_size_known ? header_.data_bytes
+                    : header_.riff_size_known
+                        ? header_.riff_end - header_.data_offset
+                        : UINT64_MAX;
   open_ = true;
   return Status::Ok();
 }
@@ -552,24 +535,16 @@ size_t WavStreamReader::read(int16_t* out, size_t max_samples) {
   size_t count = 0;
   while (count < max_samples) {
     // Bytes that complete the samples still wanted, at most a buffer.
-    uint64_t want = static_cast<uint64_t>(max_samples - count) * 2 - carried_;
-    if (want > data_remaining_) {
-      want = data_remaining_;
-    }
-    if (want > sizeof(buffer_) - carried_) {
-      want = sizeof(buffer_) - carried_;
-    }
-    if (want == 0) {
-      end();
-      break;
-    }
-    size_t got = bytes_.read(buffer_ + carried_, static_cast<size_t>(want));
+    const size_t want = static_cast<size_t>(
+        std::min({static_cast<uint64_t>(max_samples - count) * 2 - carried_,
+                  data_remaining_,
+                  static_cast<uint64_t>(sizeof(buffer_) - carried_)}));
+    // min() guards against a misbehaving source.
+    const size_t got =
+        want == 0 ? 0 : std::min(bytes_.read(buffer_ + carried_, want), want);
     if (got == 0) {
       end();
       break;
-    }
-    if (got > want) {
-      got = static_cast<size_t>(want);  // A misbehaving source.
     }
     data_remaining_ -= got;
     const size_t available = carried_ + got;
@@ -594,14 +569,10 @@ size_t WavStreamReader::read(int16_t* out, size_t max_samples) {
 
 void WavStreamReader::end() {
   ended_ = true;
-  // A dangling half sample at the end (a recorder stopped mid-write) is
-  // dropped.
-  carried_ = 0;
-  if (!bytes_.status().ok()) {
-    end_status_ = bytes_.status();
-    return;
-  }
-  end_status_ = check_sample_count(samples_read_, geometry_);
+  carried_ = 0;  // a dangling half sample (a recorder stopped mid-write)
+  end_status_ = bytes_.status().ok()
+                    ? check_sample_count(samples_read_, geometry_)
+                    : bytes_.status();
 }
 
 }  // namespace silero_vad

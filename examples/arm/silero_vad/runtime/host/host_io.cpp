@@ -6,6 +6,7 @@
 
 #include "host_io.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -17,8 +18,7 @@ namespace silero_vad {
 namespace host {
 namespace {
 
-// Files larger than this are refused rather than read (a 1 GiB WAV is over
-// nine hours of 16 kHz audio).
+// Over nine hours of 16 kHz audio.
 constexpr long kMaxFileBytes = 1L << 30;
 
 Result<double> parse_double(const char* option, const char* text) {
@@ -53,17 +53,15 @@ Result<bool> parse_bool(const char* option, const char* text) {
 
 bool split_option(
     int argc, char** argv, int* index, const char** name, const char** value) {
-  static char buffer[128];
+  static char buffer[128];  // the name of "--name=value"
   const char* arg = argv[*index];
   if (std::strncmp(arg, "--", 2) != 0 && std::strcmp(arg, "-h") != 0) {
     return false;
   }
   const char* equals = std::strchr(arg, '=');
   if (equals != nullptr) {
-    size_t length = static_cast<size_t>(equals - arg);
-    if (length >= sizeof(buffer)) {
-      length = sizeof(buffer) - 1;
-    }
+    const size_t length =
+        std::min(static_cast<size_t>(equals - arg), sizeof(buffer) - 1);
     std::memcpy(buffer, arg, length);
     buffer[length] = '\0';
     *name = buffer;
@@ -88,38 +86,35 @@ bool apply_segmenter_option(const char* name,
                             const char* value,
                             SegmenterParams* params,
                             Status* status) {
-  double* target = nullptr;
-  if (std::strcmp(name, "--threshold") == 0) {
-    target = &params->threshold;
-  } else if (std::strcmp(name, "--neg-threshold") == 0) {
-    target = &params->neg_threshold;
-    params->has_neg_threshold = true;
-  } else if (std::strcmp(name, "--min-speech-duration-ms") == 0) {
-    target = &params->min_speech_duration_ms;
-  } else if (std::strcmp(name, "--max-speech-duration-s") == 0) {
-    target = &params->max_speech_duration_s;
-  } else if (std::strcmp(name, "--min-silence-duration-ms") == 0) {
-    target = &params->min_silence_duration_ms;
-  } else if (std::strcmp(name, "--speech-pad-ms") == 0) {
-    target = &params->speech_pad_ms;
-  } else if (std::strcmp(name, "--min-silence-at-max-speech") == 0) {
-    target = &params->min_silence_at_max_speech;
-  } else if (std::strcmp(name, "--use-max-poss-sil-at-max-speech") == 0) {
+  if (std::strcmp(name, "--use-max-poss-sil-at-max-speech") == 0) {
     Result<bool> flag = parse_bool(name, value);
     *status = flag.status();
-    if (flag.ok()) {
-      params->use_max_poss_sil_at_max_speech = *flag;
-    }
+    params->use_max_poss_sil_at_max_speech =
+        flag.ok() ? *flag : params->use_max_poss_sil_at_max_speech;
     return true;
-  } else {
-    return false;
   }
-  Result<double> number = parse_double(name, value);
-  *status = number.status();
-  if (number.ok()) {
-    *target = *number;
+  const struct {
+    const char* name;
+    double* target;
+  } numbers[] = {
+      {"--threshold", &params->threshold},
+      {"--neg-threshold", &params->neg_threshold},
+      {"--min-speech-duration-ms", &params->min_speech_duration_ms},
+      {"--max-speech-duration-s", &params->max_speech_duration_s},
+      {"--min-silence-duration-ms", &params->min_silence_duration_ms},
+      {"--speech-pad-ms", &params->speech_pad_ms},
+      {"--min-silence-at-max-speech", &params->min_silence_at_max_speech},
+  };
+  for (const auto& number : numbers) {
+    if (std::strcmp(name, number.name) == 0) {
+      params->has_neg_threshold |= number.target == &params->neg_threshold;
+      Result<double> parsed = parse_double(name, value);
+      *status = parsed.status();
+      *number.target = parsed.ok() ? *parsed : *number.target;
+      return true;
+    }
   }
-  return true;
+  return false;
 }
 
 const char* segmenter_options_help() {

@@ -4,9 +4,8 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Host-only helpers shared by the host tools: command-line parsing of the
-// segmenter parameters, whole-file reads, standard input as a byte source,
-// and a stdout sink.
+// Helpers of the host tools: options, whole-file reads, standard input as a
+// byte source and a stdout sink.
 
 #pragma once
 
@@ -22,37 +21,28 @@
 namespace silero_vad {
 namespace host {
 
-// Splits "--name=value" or "--name value" (consuming the next argument).
-// Returns false if argv[*index] is not an option; sets *value to nullptr for
-// an option given without a value.
+// Splits "--name=value" or "--name value" (consuming the next argument);
+// false if argv[*index] is not an option, *value null if it has no value.
 bool split_option(
     int argc, char** argv, int* index, const char** name, const char** value);
 
-// Applies one silero-vad parameter option (--threshold, --neg-threshold,
-// --min-speech-duration-ms, --max-speech-duration-s,
-// --min-silence-duration-ms, --speech-pad-ms, --min-silence-at-max-speech,
-// --use-max-poss-sil-at-max-speech). Returns false if `name` is none of
-// them; otherwise stores the outcome in *status.
+// Applies one segmenter option (segmenter_options_help()): false if `name`
+// is none of them, else the outcome in *status.
 bool apply_segmenter_option(const char* name,
                             const char* value,
                             SegmenterParams* params,
                             Status* status);
 
-// Help text for the options above.
 const char* segmenter_options_help();
 
-// Parses a whole decimal integer.
 Result<int64_t> parse_int64(const char* option, const char* text);
 
-// Reads a whole file (start-up only: this allocates).
+// Reads a whole file (start-up only: it allocates).
 Status read_file(const char* path, std::vector<uint8_t>* out);
 
-// Bytes of a file descriptor (standard input), read as they arrive: a read
-// returns what the pipe holds instead of waiting for a full buffer, so live
-// audio is handed on without delay. No seeking.
+// A file descriptor's bytes as they arrive (live audio is not held back).
 class FdByteSource final : public ByteSource {
  public:
-  // `name` is for messages ("standard input").
   FdByteSource(int fd, const char* name) : fd_(fd), name_(name) {}
 
   size_t read(uint8_t* out, size_t max_bytes) override;
@@ -66,7 +56,7 @@ class FdByteSource final : public ByteSource {
   Status status_;
 };
 
-// Writes protocol bytes to stdout, flushed per line.
+// Protocol bytes to stdout, flushed per line.
 class StdoutSink final : public OutputSink {
  public:
   void write(const char* data, size_t size) override {

@@ -4,17 +4,8 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Test tool: runs the streaming SpeechSegmenter over stored probabilities so
-// Python can compare it with silero-vad's get_speech_timestamps_from_probs().
-//
-//   segment_probs --probs P.bin --audio-length-samples N
-//                 [--sample-rate 16000|8000] [options]
-//
-// P.bin holds float32 little-endian probabilities, one per frame (512
-// samples at 16 kHz, 256 at 8 kHz, as silero-vad's window_size_samples).
-// Prints one "SEGMENT <start_sample> <end_sample>" line per segment; with
-// --show-release each line also says when the segment was released
-// ("frame=<frames pushed>" or "finish").
+// Test tool: runs the SpeechSegmenter over stored probabilities so Python can
+// compare it with silero-vad's get_speech_timestamps_from_probs() (--help).
 
 #include <cstdint>
 #include <cstdio>
@@ -58,19 +49,15 @@ int fail(const Status& status) {
   return 1;
 }
 
+// `release` says when the segment was released, with --show-release.
 void print_segment(const silero_vad::SpeechSegment& segment,
                    bool show_release,
                    const char* release) {
-  if (show_release) {
-    std::printf("SEGMENT %lld %lld %s\n",
-                static_cast<long long>(segment.start_sample),
-                static_cast<long long>(segment.end_sample),
-                release);
-  } else {
-    std::printf("SEGMENT %lld %lld\n",
-                static_cast<long long>(segment.start_sample),
-                static_cast<long long>(segment.end_sample));
-  }
+  std::printf("SEGMENT %lld %lld%s%s\n",
+              static_cast<long long>(segment.start_sample),
+              static_cast<long long>(segment.end_sample),
+              show_release ? " " : "",
+              show_release ? release : "");
 }
 
 }  // namespace
@@ -150,10 +137,10 @@ int main(int argc, char** argv) {
   silero_vad::SpeechSegment segment;
   char release[32];
   for (size_t offset = 0; offset < bytes.size(); offset += 4) {
-    const uint32_t bits = static_cast<uint32_t>(bytes[offset]) |
-                          (static_cast<uint32_t>(bytes[offset + 1]) << 8) |
-                          (static_cast<uint32_t>(bytes[offset + 2]) << 16) |
-                          (static_cast<uint32_t>(bytes[offset + 3]) << 24);
+    uint32_t bits = 0;
+    for (size_t i = 4; i-- > 0;) {
+      bits = (bits << 8) | bytes[offset + i];  // little-endian
+    }
     float probability = 0.0f;
     std::memcpy(&probability, &bits, sizeof(probability));
     status = segmenter.push(probability);

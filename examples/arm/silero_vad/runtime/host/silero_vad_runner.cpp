@@ -4,20 +4,10 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Host runner: the bare-metal application loop on a PC, against the
-// ExecuTorch runtime of the pip package. Prints the serial protocol to stdout
-// (PROB/SEGMENT/DONE lines, then 0x04), errors as "ERROR ..." lines with a
-// non-zero exit status.
-//
-// Audio comes from a WAV file (read whole at start-up) or, with --wav -, a
-// WAV stream on standard input, decoded as it arrives through a fixed
-// buffer: `arecord -f S16_LE -r 16000 -c 1 | silero_vad_runner --model M.pte
-// --wav -` runs live, each line printed and flushed when its frame is done.
-//
-// Memory follows the embedded rules: everything is allocated at start-up
-// (file buffers, the planned-memory pool sized from the program, the timing
-// histogram), nothing while frames run, so a stream of any length runs in
-// constant memory.
+// Host runner: the application loop on a PC against the pip package's
+// ExecuTorch, audio from a WAV file or (--wav -) a WAV stream on standard
+// input, the serial protocol on stdout. Everything is allocated at start-up,
+// so a stream of any length runs in constant memory.
 
 #include <algorithm>
 #include <cerrno>
@@ -25,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include <unistd.h>
@@ -46,23 +37,20 @@ using silero_vad::Status;
 constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
 
-// Static arenas for the method's bookkeeping and for kernels' temporaries.
 // Generous for a host; untouched pages cost nothing.
 constexpr size_t kMethodPoolBytes = 8u << 20;
 constexpr size_t kTempPoolBytes = 1u << 20;
 alignas(64) uint8_t g_method_pool[kMethodPoolBytes];
 alignas(64) uint8_t g_temp_pool[kTempPoolBytes];
-// Planned memory is sized by the program (the real model needs a few KiB).
+// Planned memory is sized by the program, up to this.
 constexpr size_t kMaxPlannedBytes = 256u << 20;
 
 void print_help() {
   std::printf(
-      "Usage: silero_vad_runner --model MODEL.pte --wav CLIP.wav|- "
-      "[options]\n"
+      "Usage: silero_vad_runner --model MODEL.pte --wav CLIP.wav|- [options]\n"
       "\n"
       "Runs a Silero VAD ExecuTorch program frame by frame over a mono 16-bit\n"
-      "PCM WAV file or stream at the program's sample rate (16000 or 8000 "
-      "Hz)\n"
+      "PCM WAV file or stream at the program's sample rate (16000 or 8000 Hz)\n"
       "and prints the serial protocol to stdout, each line as soon as it is\n"
       "known:\n"
       "  PROB <time_s> <probability> speech|silence   (one per 32 ms frame)\n"
@@ -103,26 +91,20 @@ void print_help() {
       silero_vad::host::segmenter_options_help());
 }
 
-// Ends a run that failed before or outside the application loop: the same
-// ERROR line and 0x04 the loop would print.
+// Ends a run that failed outside the application loop as the loop would.
 int fail(silero_vad::SerialReporter& reporter, const Status& status, int code) {
   reporter.fail(status);
   return code;
 }
 
-// ExecuTorch's log on stderr, without its Info/Debug chatter (thread pool and
-// CPU probing on every start): warnings and errors such as "Missing operator"
-// or "Backend ... is not registered" still show.
-void log_to_stderr(et_timestamp_t timestamp,
+// ExecuTorch's log on stderr, without its Info/Debug start-up chatter.
+void log_to_stderr(et_timestamp_t /*timestamp*/,
                    et_pal_log_level_t level,
                    const char* filename,
-                   const char* function,
+                   const char* /*function*/,
                    size_t line,
                    const char* message,
-                   size_t length) {
-  (void)timestamp;
-  (void)function;
-  (void)length;
+                   size_t /*length*/) {
   if (level == kInfo || level == kDebug) {
     return;
   }
@@ -158,17 +140,12 @@ class ProbabilityFile final : public silero_vad::FrameListener {
   std::FILE* file_;
 };
 
-// Times the model step only (set_input + execute + output read). The first
-// frame also pays one-time costs (thread pool, caches), so it is reported
-// apart and the median is the figure to quote. The times go into a histogram
-// allocated and touched at start-up, so a stream of any length is timed in
-// constant memory: 1 us bins up to 10 ms, 100 us bins up to 1 s. The median
-// is the middle of its bin (+-0.5 us below 10 ms).
+// Times the model step (set_input + execute + output read). The first frame
+// pays one-time costs, so it is reported apart and the median is the figure
+// to quote, from a histogram of 1 us bins up to 1 s allocated at start-up.
 class TimedModelStep final : public silero_vad::ModelStep {
  public:
-  static constexpr size_t kFineBins = 10000;   // 0 .. 10 ms, 1 us each
-  static constexpr size_t kCoarseBins = 9900;  // 10 ms .. 1 s, 100 us each
-  static constexpr size_t kBins = kFineBins + kCoarseBins;
+  static constexpr size_t kBins = 1000000;
 
   explicit TimedModelStep(silero_vad::ModelStep& inner)
       : inner_(inner), bins_(kBins + 1, 0) {}
@@ -183,16 +160,13 @@ class TimedModelStep final : public silero_vad::ModelStep {
     const auto stop = std::chrono::steady_clock::now();
     const double us =
         std::chrono::duration<double, std::micro>(stop - start).count();
-    if (frames_ == 0) {
-      first_ = us;
-      min_ = us;
-      max_ = us;
-    }
-    min_ = std::min(min_, us);
-    max_ = std::max(max_, us);
+    first_ = frames_ == 0 ? us : first_;
+    min_ = frames_ == 0 ? us : std::min(min_, us);
+    max_ = frames_ == 0 ? us : std::max(max_, us);
     total_ += us;
     ++frames_;
-    ++bins_[bin_of(us)];
+    // The last bin collects everything from 1 s up.
+    ++bins_[us < kBins ? static_cast<size_t>(std::max(us, 0.0)) : kBins];
     return result;
   }
 
@@ -215,36 +189,22 @@ class TimedModelStep final : public silero_vad::ModelStep {
   }
 
  private:
-  // The middle of the bin holding the median frame (the lower of the two
-  // middle frames for an even count); the exact maximum if it overflowed.
+  // The middle of the bin of the median frame (the lower middle one for an
+  // even count), or the maximum from 1 s up.
   double median() const {
     const uint64_t rank = (frames_ - 1) / 2;
     uint64_t seen = 0;
     for (size_t bin = 0; bin < kBins; ++bin) {
       seen += bins_[bin];
       if (seen > rank) {
-        return bin < kFineBins
-                   ? static_cast<double>(bin) + 0.5
-                   : static_cast<double>(kFineBins) +
-                         (static_cast<double>(bin - kFineBins) + 0.5) * 100.0;
+        return static_cast<double>(bin) + 0.5;
       }
     }
     return max_;
   }
 
-  // The last bin collects everything from 1 s up.
-  static size_t bin_of(double us) {
-    if (us < static_cast<double>(kFineBins)) {
-      return us > 0.0 ? static_cast<size_t>(us) : 0;
-    }
-    const double coarse = (us - static_cast<double>(kFineBins)) / 100.0;
-    return coarse < static_cast<double>(kCoarseBins)
-               ? kFineBins + static_cast<size_t>(coarse)
-               : kBins;
-  }
-
   silero_vad::ModelStep& inner_;
-  std::vector<uint64_t> bins_;
+  std::vector<uint32_t> bins_;
   uint64_t frames_ = 0;
   double first_ = 0.0;
   double min_ = 0.0;
@@ -308,8 +268,7 @@ int main(int argc, char** argv) {
     usage = Status::Error(ErrorCode::kInvalidArgument,
                           "--model and --wav are required (see --help)");
   }
-  // A terminal on standard input means the pipe was forgotten: say so
-  // instead of waiting for a WAV header to be typed.
+  // A terminal on standard input means the pipe was forgotten.
   if (usage.ok() && std::strcmp(wav_path, "-") == 0 && isatty(STDIN_FILENO)) {
     usage = Status::Error(ErrorCode::kInvalidArgument,
                           "--wav -: standard input is a terminal; pipe a WAV "
@@ -321,39 +280,30 @@ int main(int argc, char** argv) {
     return fail(reporter, usage, kExitUsage);
   }
 
-  // The program first: it says which sample rate the audio must have.
-  // Declared before the model, so they outlive the Method that points into
-  // them.
+  // The program first: it gives the audio's sample rate. The buffers outlive
+  // the Method that points into them.
   std::vector<uint8_t> model_bytes;
   std::vector<uint8_t> planned;
-  Status status = silero_vad::host::read_file(model_path, &model_bytes);
-  if (!status.ok()) {
-    return fail(reporter, status, kExitError);
-  }
   silero_vad::VadModel model;
-  status = model.open(model_bytes.data(), model_bytes.size());
-  if (!status.ok()) {
-    return fail(reporter, status, kExitError);
+  Status status = silero_vad::host::read_file(model_path, &model_bytes);
+  if (status.ok()) {
+    status = model.open(model_bytes.data(), model_bytes.size());
   }
-  // The size comes from the file: refuse an absurd one rather than try to
-  // allocate it.
-  if (model.planned_memory_bytes() > kMaxPlannedBytes) {
-    return fail(reporter,
-                Status::Error(ErrorCode::kCapacity,
-                              "the program needs %zu bytes of planned memory, "
-                              "more than the %zu this runner allows",
-                              model.planned_memory_bytes(),
-                              kMaxPlannedBytes),
-                kExitError);
+  // The size comes from the file: refuse an absurd one.
+  if (status.ok() && model.planned_memory_bytes() > kMaxPlannedBytes) {
+    status = Status::Error(ErrorCode::kCapacity,
+                           "the program needs %zu bytes of planned memory, "
+                           "more than the %zu this runner allows",
+                           model.planned_memory_bytes(),
+                           kMaxPlannedBytes);
   }
-  planned.resize(model.planned_memory_bytes());
-  status = model.load({g_method_pool, sizeof(g_method_pool)},
-                      {planned.data(), planned.size()},
-                      {g_temp_pool, sizeof(g_temp_pool)});
-  if (!status.ok()) {
-    return fail(reporter, status, kExitError);
+  if (status.ok()) {
+    planned.resize(model.planned_memory_bytes());
+    status = model.load({g_method_pool, sizeof(g_method_pool)},
+                        {planned.data(), planned.size()},
+                        {g_temp_pool, sizeof(g_temp_pool)});
   }
-  if (pool_usage) {
+  if (status.ok() && pool_usage) {
     std::fprintf(stderr,
                  "POOLS method_used=%zu planned=%zu\n",
                  model.method_pool_used(),
@@ -361,50 +311,46 @@ int main(int argc, char** argv) {
   }
 
   // The audio: a whole file in memory, or a stream decoded as it arrives.
-  // The same header parser checks both, with the same messages.
   const bool from_stdin = std::strcmp(wav_path, "-") == 0;
   std::vector<uint8_t> wav_bytes;
   silero_vad::WavAudio audio;
-  if (!from_stdin) {
-    status = silero_vad::host::read_file(wav_path, &wav_bytes);
-    if (!status.ok()) {
-      return fail(reporter, status, kExitError);
-    }
-    Result<silero_vad::WavAudio> parsed = silero_vad::parse_wav(
-        wav_bytes.data(), wav_bytes.size(), model.geometry());
-    if (!parsed.ok()) {
-      return fail(reporter, parsed.status(), kExitError);
-    }
-    audio = *parsed;
-  }
   silero_vad::host::FdByteSource stdin_bytes(STDIN_FILENO, "standard input");
   silero_vad::WavStreamReader stream(stdin_bytes);
-  if (from_stdin) {
+  if (status.ok() && from_stdin) {
     status = stream.open(model.geometry());
-    if (!status.ok()) {
-      return fail(reporter, status, kExitError);
+  } else if (status.ok()) {
+    status = silero_vad::host::read_file(wav_path, &wav_bytes);
+    if (status.ok()) {
+      Result<silero_vad::WavAudio> parsed = silero_vad::parse_wav(
+          wav_bytes.data(), wav_bytes.size(), model.geometry());
+      status = parsed.status();
+      audio = *parsed;
     }
+  }
+  std::FILE* probs_file = nullptr;
+  if (status.ok() && probs_path != nullptr) {
+    probs_file = std::fopen(probs_path, "wb");
+    if (probs_file == nullptr) {
+      status = Status::Error(ErrorCode::kIo,
+                             "cannot create %s: %s",
+                             probs_path,
+                             std::strerror(errno));
+    }
+  }
+  if (!status.ok()) {
+    return fail(reporter, status, kExitError);
   }
   silero_vad::WavSampleSource file(audio);
   silero_vad::SampleSource& source =
       from_stdin ? static_cast<silero_vad::SampleSource&>(stream) : file;
 
-  std::FILE* probs_file = nullptr;
-  if (probs_path != nullptr) {
-    probs_file = std::fopen(probs_path, "wb");
-    if (probs_file == nullptr) {
-      return fail(reporter,
-                  Status::Error(ErrorCode::kIo,
-                                "cannot create %s: %s",
-                                probs_path,
-                                std::strerror(errno)),
-                  kExitError);
-    }
-  }
   ProbabilityFile probs_writer(probs_file);
-  TimedModelStep timed(model);
+  std::optional<TimedModelStep> timed;
+  if (timing) {
+    timed.emplace(model);
+  }
   silero_vad::ModelStep& step =
-      timing ? static_cast<silero_vad::ModelStep&>(timed) : model;
+      timed ? static_cast<silero_vad::ModelStep&>(*timed) : model;
 
   silero_vad::VadRunStats stats;
   status = silero_vad::run_vad(source,
@@ -418,8 +364,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ERROR cannot finish writing %s\n", probs_path);
     exit_code = kExitError;
   }
-  if (timing) {
-    timed.report();
+  if (timed) {
+    timed->report();
   }
   return exit_code;
 }

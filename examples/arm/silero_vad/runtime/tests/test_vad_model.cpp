@@ -57,8 +57,7 @@ void test_log(et_timestamp_t,
 constexpr float kDecay = 0.5f;
 constexpr float kGain = 200.0f;
 constexpr float kBias = 0.01f;
-constexpr float kInt8Scale = 1.0f / 256.0f;
-constexpr int kInt8ZeroPoint = -128;
+constexpr float kInt16Scale = 1.0f / 32768.0f;
 
 std::vector<uint8_t> read(const std::string& name) {
   const std::string path = g_models_dir + "/" + name;
@@ -213,26 +212,25 @@ TEST(VadModel, EachLoadStartsFromTheInitialState) {
   EXPECT_EQ(first_outputs[0], first_outputs[1]);
 }
 
-// The int8 state goes through quantize/dequantize kernels: this fails with
+// The int16 state goes through quantize/dequantize kernels: this fails with
 // "Missing operator" if the runner lacks the quantized kernels.
 TEST(VadModel, QuantizedStateProgramRuns) {
-  const std::vector<uint8_t> pte = read("toy_int8_state.pte");
+  const std::vector<uint8_t> pte = read("toy_int16_state.pte");
   VadModel model;
   std::unique_ptr<Pools> pools;
   const Status status = open_and_load(model, pte, pools);
   ASSERT_TRUE(status.ok()) << status.message();
-  int state_q = kInt8ZeroPoint;
+  int state_q = 0;
   for (int16_t amplitude : {8192, 8192, 3277, 0, 0}) {
     const std::vector<int16_t> frame = frame_of(kGeometry16k, amplitude);
     const Result<float> p = model.step(frame.data());
     ASSERT_TRUE(p.ok()) << p.status().message();
-    const float previous =
-        static_cast<float>(state_q - kInt8ZeroPoint) * kInt8Scale;
+    const float previous = static_cast<float>(state_q) * kInt16Scale;
     const float state =
         kDecay * previous + (1.0f - kDecay) * energy_of(amplitude);
     EXPECT_NEAR(*p, sigmoid(kGain * (state - kBias)), 1e-5f);
-    const float q = std::nearbyint(state / kInt8Scale) + kInt8ZeroPoint;
-    state_q = static_cast<int>(std::fmin(std::fmax(q, -128.0f), 127.0f));
+    const float q = std::nearbyint(state / kInt16Scale);
+    state_q = static_cast<int>(std::fmin(std::fmax(q, -32768.0f), 32767.0f));
   }
 }
 
@@ -398,7 +396,7 @@ class GuardedBytes {
 // _to_dim_order_copy). Integrity of a deployed .pte is the deployment's
 // business (a checksum), not something a runtime can check.
 TEST(VadModel, FlippedBytesGiveAnErrorOrACleanLoad) {
-  for (const char* name : {"toy_state.pte", "toy_int8_state.pte"}) {
+  for (const char* name : {"toy_state.pte", "toy_int16_state.pte"}) {
     const std::vector<uint8_t> pte = read(name);
     ASSERT_FALSE(pte.empty());
     // Zeros after the program up to a multiple of 16 bytes (a .pte may

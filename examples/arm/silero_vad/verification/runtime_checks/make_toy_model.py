@@ -25,8 +25,8 @@ Programs written (``--out-dir``):
 * ``toy_state.pte``: int16 input, 16 kHz geometry (1, 576);
 * ``toy_float_input.pte``: float32 input, 16 kHz geometry;
 * ``toy_8k.pte``: int16 input, 8 kHz geometry (1, 288);
-* ``toy_int8_state.pte``: the state stored as int8 with fixed quantization
-  parameters (scale 1/256, zero point -128) through explicit
+* ``toy_int16_state.pte``: the state stored as int16 with fixed quantization
+  parameters (scale 1/32768, zero point 0) through explicit
   quantize/dequantize ops, like the deployed model does, so loading it proves
   the runner has the quantized kernels;
 * programs the runtime must refuse, each with its reason: no metadata (the
@@ -50,8 +50,7 @@ import torch
 STATE_DECAY = 0.5
 GAIN = 200.0
 BIAS = 0.01
-INT8_SCALE = 1.0 / 256.0
-INT8_ZERO_POINT = -128
+INT16_SCALE = 1.0 / 32768.0
 PCM16_FULL_SCALE = 32768.0
 
 # The program metadata of Silero's two models (model_export/frame_geometry.py).
@@ -87,26 +86,24 @@ class ToyVad(torch.nn.Module):
         return torch.sigmoid(GAIN * (state - BIAS))
 
 
-class ToyVadInt8State(torch.nn.Module):
-    """The same detector with the state stored as int8."""
+class ToyVadInt16State(torch.nn.Module):
+    """The same detector with the state stored as int16, as the deployed model stores it."""
 
     def __init__(self, context_samples: int = 64) -> None:
         super().__init__()
         self.context_samples = context_samples
-        self.register_buffer("state", torch.full((1, 1), INT8_ZERO_POINT, dtype=torch.int8))
+        self.register_buffer("state", torch.zeros((1, 1), dtype=torch.int16))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         qd = torch.ops.quantized_decomposed
         previous = qd.dequantize_per_tensor.default(
-            self.state, INT8_SCALE, INT8_ZERO_POINT, -128, 127, torch.int8
+            self.state, INT16_SCALE, 0, -32768, 32767, torch.int16
         )
         new = as_audio(x)[:, self.context_samples :]
         energy = torch.mean(new * new, dim=1, keepdim=True)
         state = STATE_DECAY * previous + (1.0 - STATE_DECAY) * energy
         self.state.copy_(
-            qd.quantize_per_tensor.default(
-                state, INT8_SCALE, INT8_ZERO_POINT, -128, 127, torch.int8
-            )
+            qd.quantize_per_tensor.default(state, INT16_SCALE, 0, -32768, 32767, torch.int16)
         )
         return torch.sigmoid(GAIN * (state - BIAS))
 
@@ -177,7 +174,7 @@ def programs() -> dict[str, tuple[torch.nn.Module, tuple[torch.Tensor, ...], boo
         "toy_state.pte": (ToyVad(64), frame16, True, m16),
         "toy_float_input.pte": (ToyVad(64), pcm_frame(m16, torch.float32), True, m16),
         "toy_8k.pte": (ToyVad(32), pcm_frame(m8), True, m8),
-        "toy_int8_state.pte": (ToyVadInt8State(64), frame16, True, m16),
+        "toy_int16_state.pte": (ToyVadInt16State(64), frame16, True, m16),
         # Programs to refuse.
         "no_metadata.pte": (ToyVad(64), pcm_frame(m16, torch.float32), True, None),
         "partial_metadata.pte": (ToyVad(64), frame16, True, {"sample_rate": 16000}),
