@@ -3,36 +3,16 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Builds the bare-metal image of an Ethos-U program with a clip baked in, for
-# the board that has the program's NPU: the Corstone-300 (Cortex-M55 +
-# Ethos-U55 or Ethos-U65) or the Corstone-320 (Cortex-M85 + Ethos-U85).
-# The target, Vela system config and memory mode are the ones the program was
-# compiled for (read from the program, checked against --report and the
-# options), and the image places the program, the arena and the NPU's fast
-# scratch where that memory mode needs them (refusing a mode the board cannot
-# place before anything slow). Needs what ExecuTorch's own Arm examples need,
-# and says which piece is missing and how to get it:
-#   - an ExecuTorch source checkout, set up with examples/arm/setup.sh (Arm GNU
-#     toolchain, Ethos-U SDK, FVPs) and built with `cmake --preset
-#     arm-baremetal` + `--target install`;
-#   - CMake >= 3.24 (the project venv's).
+# Builds the bare-metal image of an Ethos-U program with a clip baked in, for the board
+# of its NPU, placing memory as the program's Vela memory mode needs (a mode the board
+# cannot place is refused before anything slow); says which prerequisite is missing.
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
 
 executorch_root="${EXECUTORCH_ROOT:-}"
-et_build_dir=""
-ethos_sdk=""
-toolchain_file=""
-pte=""
-wav=""
-report=""
-target=""
-memory_mode=""
-system_config=""
-build_dir=""
-build_type="Release"
-print_plan=0
+et_build_dir="" ethos_sdk="" toolchain_file="" pte="" wav="" report="" target=""
+memory_mode="" system_config="" build_dir="" build_type="Release" print_plan=0
 extra=()
 
 usage() {
@@ -40,43 +20,30 @@ usage() {
 Usage: $(basename "$0") (--pte MODEL.pte | --report report.json) --wav CLIP.wav
                           --executorch-root DIR [options] [-- CMAKE_ARGS...]
 
-Builds build/<board>/silero_vad_<board>.elf (board: corstone300 for ethos-u55-*
-and ethos-u65-*, corstone320 for ethos-u85-*); run it with run_fvp.sh.
+Builds build/<board>/silero_vad_<board>.elf (corstone300 for ethos-u55/u65-*,
+corstone320 for ethos-u85-*); run it with run_fvp.sh.
 
-  --pte FILE              program exported for an Ethos-U (e.g. the export's
-                          silero_vad_ethos-u65-256.pte)
-  --report FILE           the export's report.json: its program (when --pte is
-                          not given), target, system config and memory mode
+  --pte FILE              program exported for an Ethos-U
+  --report FILE           the export's report.json (its program, target, system
+                          config, memory mode and Vela SRAM use)
   --wav FILE              16 kHz mono 16-bit PCM clip to run
-  --executorch-root DIR   ExecuTorch source checkout (or \$EXECUTORCH_ROOT), at
-                          the release the .pte was exported with
+  --executorch-root DIR   ExecuTorch checkout at the .pte's release (or \$EXECUTORCH_ROOT)
   --target T              Ethos-U target (${SILERO_VAD_TARGETS_HELP})
-  --memory-mode MODE      Vela memory mode (Shared_Sram, Sram_Only,
-                          Dedicated_Sram_384KB, ...)
-  --system-config NAME    Vela system config (e.g. Ethos_U55_High_End_Embedded)
-                          The program stores the three in its delegate's compile
-                          spec: they are read from it, and --report or these
-                          options must agree (the image must match the program).
+  --memory-mode MODE      Vela memory mode (Shared_Sram, Sram_Only, Dedicated_Sram_384KB, ...)
+  --system-config NAME    Vela system config; these three are read from the program,
+                          and --report or the options must agree with it
   --et-build-dir DIR      ExecuTorch install (default: <root>/cmake-out-arm)
   --ethos-sdk DIR         Ethos-U SDK (default: <root>/examples/arm/arm-scratch/ethos-u)
   --toolchain-file FILE   CMake toolchain (default: ExecuTorch's arm-none-eabi-gcc.cmake)
   --build-dir DIR         build tree (default: build/<board>)
   --build-type TYPE       CMake build type (default: Release)
-  --print-plan            print the board and where the program, arena and fast
-                          scratch go, then stop (needs no toolchain or checkout)
+  --print-plan            print board, pools and memory placement, then stop (no
+                          toolchain or checkout needed)
   -h, --help              this text
 
-After --, arguments go to CMake, e.g. -DSILERO_VAD_THRESHOLD=0.55 (see
-runtime/baremetal/app_config.h). The method, planned and temporary pools are
-sized from the program (runtime/baremetal/pool_sizes.py: its memory plan, its
-Vela arena, ExecuTorch's bookkeeping, with a margin); -DSILERO_VAD_METHOD_POOL_BYTES,
--DSILERO_VAD_PLANNED_POOL_BYTES or -DSILERO_VAD_TEMP_POOL_BYTES set one by hand,
-and a size below the program's need is refused.
-
-Memory modes (runtime/README.md has the table): Shared_Sram puts the program in
-DDR and the arena in SRAM; Sram_Only both in SRAM; Dedicated_Sram* both in DDR
-and the NPU's fast scratch (cache) in SRAM. A mode the board cannot place (the
-Ethos-U55 has no cache; a program and arena larger than the SRAM) is refused.
+After --, arguments go to CMake, e.g. -DSILERO_VAD_THRESHOLD=0.55 (app_config.h).
+The pools are sized from the program (runtime/baremetal/pool_sizes.py);
+-DSILERO_VAD_{METHOD,PLANNED,TEMP}_POOL_BYTES=N set one, refused below the need.
 
 Preparing ExecuTorch (once):
   git clone https://github.com/pytorch/executorch && cd executorch
@@ -85,8 +52,6 @@ Preparing ExecuTorch (once):
   source examples/arm/arm-scratch/setup_path.sh
   cmake --preset arm-baremetal -DCMAKE_BUILD_TYPE=Release -B cmake-out-arm
   cmake --build cmake-out-arm --target install -j\$(nproc)
-(ExecuTorch's toolchain file builds for the Cortex-M55 by default, which runs on
-both boards.)
 EOF
 }
 
@@ -121,33 +86,23 @@ try:
     report = json.load(open(sys.argv[1]))
 except (OSError, ValueError) as error:
     sys.exit(f"cannot read {sys.argv[1]}: {error}")
-sram_kib = (report.get("vela") or {}).get("sram_kib")
-for value in (
-    report.get("target"),
-    report.get("system_config"),
-    report.get("memory_mode"),
-    report.get("pte"),
-    None if sram_kib is None else round(float(sram_kib) * 1024),
-):
-    print("" if value is None else value)
+kib = (report.get("vela") or {}).get("sram_kib")
+sram = None if kib is None else round(float(kib) * 1024)
+for key in ("target", "system_config", "memory_mode", "pte"):
+    print(report.get(key) or "")
+print("" if sram is None else sram)
 PY
 )" || cpp_die "--report: ${report} is not a readable report.json"
   mapfile -t fields <<<"${report_fields}"
-  report_target="${fields[0]:-}"
-  report_system_config="${fields[1]:-}"
-  report_memory_mode="${fields[2]:-}"
-  report_pte="${fields[3]:-}"
-  npu_sram_bytes="${fields[4]:-}"
-  if [[ -z "${pte}" && -n "${report_pte}" ]]; then
-    pte="$(dirname "${report}")/${report_pte}"
-  fi
+  report_target="${fields[0]:-}" report_system_config="${fields[1]:-}"
+  report_memory_mode="${fields[2]:-}" report_pte="${fields[3]:-}" npu_sram_bytes="${fields[4]:-}"
+  [[ -n "${pte}" || -z "${report_pte}" ]] || pte="$(dirname "${report}")/${report_pte}"
 fi
 [[ -n "${pte}" ]] || cpp_die "no program: pass --pte MODEL.pte or --report report.json (see --help)"
 [[ -f "${pte}" ]] || cpp_die "--pte: '${pte}' is not a file (export one for an Ethos-U target first)"
 pte="$(realpath "${pte}")"
 
-# program_flag NAME: the value of Vela's --NAME in the program's compile spec
-# (its delegates' "compile_flags"), empty if absent; fails if delegates differ.
+# program_flag NAME: Vela's --NAME in the delegates' compile spec; stops if they differ.
 program_flag() {
   local values
   values="$(grep -aoE -- "--$1=[A-Za-z0-9_.-]+" "${pte}" | sed "s/^--$1=//" | sort -u || true)"
@@ -159,12 +114,10 @@ program_flag() {
 program_target="$(program_flag accelerator-config)"
 program_system_config="$(program_flag system-config)"
 program_memory_mode="$(program_flag memory-mode)"
-if [[ -z "${program_target}${program_system_config}${program_memory_mode}" ]]; then
+[[ -n "${program_target}${program_system_config}${program_memory_mode}" ]] ||
   cpp_log "${pte} stores no Vela compile flags (not an Ethos-U program?); using --report and the options"
-fi
 
-# agree WHAT OPTION PROGRAM_VALUE REPORT_VALUE OPTION_VALUE: the value the
-# sources agree on; stops when two differ or none has one.
+# agree WHAT OPTION PROGRAM_VALUE REPORT_VALUE OPTION_VALUE: the agreed value, else stops.
 agree() {
   local what="$1" option="$2" from_program="$3" from_report="$4" from_option="$5"
   local value="${from_program:-${from_report:-${from_option}}}"
@@ -184,16 +137,14 @@ memory_mode="$(agree "Vela memory mode" --memory-mode "${program_memory_mode}" "
 board="$(silero_vad_board_for_target "${target}")" ||
   cpp_die "target ${target} runs on no board here: ${SILERO_VAD_TARGETS_HELP}"
 silero_vad_load_board "${board}"
-board_id="${board//-/}"
-build_dir="${build_dir:-${CPP_REPO_ROOT}/build/${board_id}}"
+build_dir="${build_dir:-${CPP_REPO_ROOT}/build/${board//-/}}"
 
-# --- Memory placement, decided like the build does (before anything slow) ---
+# --- Pools and memory placement, decided as the build does (before anything slow) ---
 cpp_activate_venv
 plan_args=(-DSILERO_VAD_BOARD="${board}" -DETHOSU_TARGET_NPU_CONFIG="${target}"
   -DMEMORY_MODE="${memory_mode}" -DSILERO_VAD_PTE="${pte}"
   -DPython3_EXECUTABLE="$(command -v python)")
 [[ -z "${npu_sram_bytes}" ]] || plan_args+=(-DSILERO_VAD_NPU_SRAM_BYTES="${npu_sram_bytes}")
-# Pool sizes given after -- (else sized from the program: pool_sizes.py).
 for arg in "${extra[@]}"; do
   [[ ! "${arg}" =~ ^-DSILERO_VAD_(METHOD|PLANNED|TEMP)_POOL_BYTES(:[A-Z]+)?= ]] || plan_args+=("${arg}")
 done
@@ -212,39 +163,32 @@ cmake_messages() {
 while IFS= read -r warning; do
   [[ -z "${warning}" ]] || cpp_log "WARNING ${warning}"
 done < <(cmake_messages Warning)
-if [[ ${plan_status} -ne 0 ]]; then
-  cpp_die "$(cmake_messages Error | head -n 1)"
-fi
+[[ ${plan_status} -eq 0 ]] || cpp_die "$(cmake_messages Error | head -n 1)"
 plan="$(echo "${plan_output}" | sed -n 's/^-- //p' | tail -n 1)"
 pools="$(echo "${plan_output}" | sed -n 's/^-- pools: //p' | tail -n 1)"
 cpp_log "${target} on the ${SILERO_VAD_BOARD_TITLE} (${SILERO_VAD_BOARD_CPU}), ${system_config}"
 cpp_log "pools: ${pools}"
 cpp_log "memory: ${plan}"
-if [[ ${print_plan} -eq 1 ]]; then
-  exit 0
-fi
+[[ ${print_plan} -eq 0 ]] || exit 0
 
-# --- The clip ---
 [[ -n "${wav}" && -f "${wav}" ]] || cpp_die "--wav: '${wav}' is not a file"
 wav="$(realpath "${wav}")"
 
-# --- ExecuTorch checkout ---
+# --- ExecuTorch checkout, Arm GNU toolchain that knows the board's CPU ---
 setup_hint="run examples/arm/setup.sh in your ExecuTorch checkout (see --help)"
 [[ -n "${executorch_root}" ]] ||
   cpp_die "no ExecuTorch checkout: pass --executorch-root DIR or set EXECUTORCH_ROOT (see --help for how to prepare one)"
 [[ -f "${executorch_root}/runtime/executor/program.h" ]] ||
   cpp_die "${executorch_root} is not an ExecuTorch source checkout (no runtime/executor/program.h)"
 executorch_root="$(realpath "${executorch_root}")"
-
-# --- Arm GNU toolchain that knows the board's CPU ---
 cpu="${SILERO_VAD_BOARD_CPU}"
 knows_cpu() {
   command -v arm-none-eabi-gcc >/dev/null 2>&1 &&
     echo "" | arm-none-eabi-gcc -mcpu="${cpu}" -x c -c -o /dev/null - 2>/dev/null
 }
 if ! knows_cpu; then
-  for setup_path in "${executorch_root}/examples/arm/arm-scratch/setup_path.sh" \
-    "${executorch_root}/examples/arm/ethos-u-scratch/setup_path.sh"; do
+  for scratch in arm-scratch ethos-u-scratch; do
+    setup_path="${executorch_root}/examples/arm/${scratch}/setup_path.sh"
     if [[ -f "${setup_path}" ]]; then
       cpp_log "sourcing ${setup_path}"
       set +u
@@ -262,8 +206,8 @@ knows_cpu ||
 
 # --- Toolchain file, ExecuTorch build, Ethos-U SDK ---
 if [[ -z "${toolchain_file}" ]]; then
-  for candidate in "${executorch_root}/examples/arm/ethos-u-setup/arm-none-eabi-gcc.cmake" \
-    "${executorch_root}/backends/arm/cmake/arm-none-eabi-gcc.cmake"; do
+  for candidate in examples/arm/ethos-u-setup backends/arm/cmake; do
+    candidate="${executorch_root}/${candidate}/arm-none-eabi-gcc.cmake"
     [[ -f "${candidate}" ]] && { toolchain_file="${candidate}"; break; }
   done
 fi
@@ -277,16 +221,15 @@ if [[ ! -f "${et_build_dir}/lib/libexecutorch.a" || ! -f "${et_build_dir}/lib/li
   cmake --build cmake-out-arm --target install -j\$(nproc)
 (or pass --et-build-dir DIR if it is installed elsewhere)"
 fi
-# Libraries built for the Cortex-M55 (the toolchain file's default) run on both
-# boards; built for the Cortex-M85, not on the Corstone-300.
+# Libraries for the Cortex-M55 (the toolchain file's default) run on both boards.
 et_cpu="$(sed -n 's/^TARGET_CPU:[A-Z]*=//p' "${et_build_dir}/CMakeCache.txt" 2>/dev/null | head -n 1 || true)"
 if [[ -n "${et_cpu}" && "${et_cpu}" != "${cpu}" && "${et_cpu}" != "cortex-m55" ]]; then
   cpp_die "ExecuTorch in ${et_build_dir} was built for ${et_cpu}, which the ${SILERO_VAD_BOARD_TITLE} cannot run: build it for ${cpu} (cmake --preset arm-baremetal -DTARGET_CPU=${cpu} -B cmake-out-arm-${cpu}, --target install) and pass --et-build-dir"
 fi
 
 if [[ -z "${ethos_sdk}" ]]; then
-  for candidate in "${executorch_root}/examples/arm/arm-scratch/ethos-u" \
-    "${executorch_root}/examples/arm/ethos-u-scratch/ethos-u"; do
+  for scratch in arm-scratch ethos-u-scratch; do
+    candidate="${executorch_root}/examples/arm/${scratch}/ethos-u"
     [[ -d "${candidate}/core_platform" ]] && { ethos_sdk="${candidate}"; break; }
   done
 fi
@@ -294,22 +237,14 @@ fi
   cpp_die "Ethos-U SDK (core_platform with the ${SILERO_VAD_BOARD_PLATFORM_TARGET} target) not found: ${setup_hint}, or pass --ethos-sdk DIR"
 
 cpp_log "configuring ${build_dir}"
-cmake_args=(-S "${CPP_RUNTIME_DIR}/baremetal" -B "${build_dir}"
-  -DCMAKE_TOOLCHAIN_FILE="${toolchain_file}"
-  -DCMAKE_BUILD_TYPE="${build_type}"
-  -DSILERO_VAD_BOARD="${board}"
-  -DTARGET_CPU="${cpu}"
-  -DETHOSU_TARGET_NPU_CONFIG="${target}"
-  -DSYSTEM_CONFIG="${system_config}"
-  -DMEMORY_MODE="${memory_mode}"
-  -DSILERO_VAD_NPU_SRAM_BYTES="${npu_sram_bytes}"
-  -DEXECUTORCH_ROOT="${executorch_root}"
-  -DET_BUILD_DIR="${et_build_dir}"
-  -DETHOS_SDK_PATH="${ethos_sdk}"
-  -DPython3_EXECUTABLE="$(command -v python)"
-  -DSILERO_VAD_PTE="${pte}"
-  -DSILERO_VAD_WAV="${wav}")
-cmake "${cmake_args[@]}" "${extra[@]}" || cpp_die "CMake configure failed (see above)"
+cmake -S "${CPP_RUNTIME_DIR}/baremetal" -B "${build_dir}" -DCMAKE_TOOLCHAIN_FILE="${toolchain_file}" \
+  -DCMAKE_BUILD_TYPE="${build_type}" -DSILERO_VAD_BOARD="${board}" -DTARGET_CPU="${cpu}" \
+  -DETHOSU_TARGET_NPU_CONFIG="${target}" -DSYSTEM_CONFIG="${system_config}" \
+  -DMEMORY_MODE="${memory_mode}" -DSILERO_VAD_NPU_SRAM_BYTES="${npu_sram_bytes}" \
+  -DEXECUTORCH_ROOT="${executorch_root}" -DET_BUILD_DIR="${et_build_dir}" \
+  -DETHOS_SDK_PATH="${ethos_sdk}" -DPython3_EXECUTABLE="$(command -v python)" \
+  -DSILERO_VAD_PTE="${pte}" -DSILERO_VAD_WAV="${wav}" "${extra[@]}" ||
+  cpp_die "CMake configure failed (see above)"
 cpp_log "building"
 cmake --build "${build_dir}" -j "$(cpp_jobs)" || cpp_die "build failed (see above)"
 elf="${build_dir}/${SILERO_VAD_BOARD_ELF}"

@@ -3,8 +3,7 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Checks (or, with --fix, applies) clang-format-19 with the repository's
-# .clang-format on every C++ file of the runtime.
+# Checks (or, with --fix, applies) clang-format-19 on every C++ file of the runtime.
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
@@ -15,13 +14,11 @@ usage() {
   cat <<EOF
 Usage: $(basename "$0") [--fix]
 
-Lists the C++ files under examples/arm/silero_vad/runtime that differ from
-clang-format-19's output and exits 1 if there are any.
+Lists the runtime's C++ files that clang-format-19 would change; exits 1 if any.
 
   --fix        reformat them in place instead
   -h, --help   this text
-
-Needs clang-format-19 (installed with apt-get when run as root).
+Needs clang-format-19 (apt-get when root).
 EOF
 }
 
@@ -47,9 +44,7 @@ fi
 
 bad=()
 for file in "${files[@]}"; do
-  if ! clang-format-19 --style=file "${file}" | cmp -s - "${file}"; then
-    bad+=("${file}")
-  fi
+  clang-format-19 --style=file "${file}" | cmp -s - "${file}" || bad+=("${file}")
 done
 if [[ ${#bad[@]} -gt 0 ]]; then
   printf '  %s\n' "${bad[@]}" >&2

@@ -3,11 +3,17 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Helpers shared by the C++ build and test scripts. Sourced, not run:
+# Helpers of the C++ build and test scripts. Sourced:
 #
 #   source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
+# shellcheck disable=SC2034  # the CPP_* variables are for the scripts that source this
 
-CPP_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+# shellcheck source=python_env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/python_env.sh"
+# shellcheck source=../../../examples/arm/silero_vad/runtime/baremetal/boards.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../../examples/arm/silero_vad/runtime/baremetal/boards.sh"
+
+CPP_REPO_ROOT="${SILERO_VAD_REPO_ROOT}"
 CPP_RUNTIME_DIR="${CPP_REPO_ROOT}/examples/arm/silero_vad/runtime"
 # The Python that generates the C++ tests' inputs and checks the runner.
 CPP_CHECKS_DIR="${CPP_REPO_ROOT}/examples/arm/silero_vad/verification/runtime_checks"
@@ -21,33 +27,18 @@ cpp_log() {
   echo "[$(basename "$0")] $*" >&2
 }
 
-# cpp_ensure_packages PKG...: installs missing Debian packages when running as
-# root with apt-get, otherwise stops and prints the command to run.
+# cpp_ensure_packages PKG...: installs the missing Debian packages (see silero_vad_apt_install).
 cpp_ensure_packages() {
-  local missing=()
-  local package
+  local missing=() package
   for package in "$@"; do
     dpkg-query -W -f='${Status}' "${package}" 2>/dev/null | grep -q "install ok installed" ||
       missing+=("${package}")
   done
-  [[ ${#missing[@]} -eq 0 ]] && return 0
-  if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null 2>&1; then
-    cpp_log "installing ${missing[*]} with apt-get"
-    # Update the package lists once if an install fails on stale lists.
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 ||
-      { DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null 2>&1 &&
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null; } ||
-      cpp_die "apt-get install ${missing[*]} failed"
-  else
-    cpp_die "missing Debian packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}"
-  fi
+  [[ ${#missing[@]} -eq 0 ]] || silero_vad_apt_install "${missing[@]}" || exit 1
 }
 
-# cpp_activate_venv [VERSION]: the project's Python venv (creates it if needed),
-# which also provides CMake >= 3.28 and the executorch package.
+# cpp_activate_venv [VERSION]: the project's venv, which also has CMake and executorch.
 cpp_activate_venv() {
-  # shellcheck source=python_env.sh
-  source "${CPP_REPO_ROOT}/backends/arm/scripts/python_env.sh"
   # python_env.sh is written for interactive shells; keep this script strict.
   set +u
   activate_python_env "$@" || { set -u; cpp_die "could not activate the Python environment"; }
@@ -65,12 +56,32 @@ cpp_executorch_package_dir() {
   echo "${purelib}/executorch"
 }
 
-# Number of parallel build jobs.
 cpp_jobs() {
   nproc 2>/dev/null || echo 2
 }
 
-# Boards and targets of the bare-metal application (silero_vad_board_for_target,
-# silero_vad_load_board).
-# shellcheck source=../../../examples/arm/silero_vad/runtime/baremetal/boards.sh
-source "${CPP_RUNTIME_DIR}/baremetal/boards.sh"
+# The CMake generator: Ninja when there is one.
+cpp_generator() {
+  if command -v ninja >/dev/null 2>&1; then echo Ninja; else echo "Unix Makefiles"; fi
+}
+
+# cpp_configure SOURCE BUILD ARGS...: cmake -S SOURCE -B BUILD with cpp_generator's Ninja.
+cpp_configure() {
+  local generator=()
+  [[ "$(cpp_generator)" != Ninja ]] || generator=(-G Ninja)
+  cmake -S "$1" -B "$2" "${generator[@]}" "${@:3}"
+}
+
+# cpp_split_options ARGS...: the arguments NUL-separated, --name=value (before a lone --)
+# as --name and value, so that the scripts parse one form.
+cpp_split_options() {
+  while [[ $# -gt 0 && "$1" != "--" ]]; do
+    if [[ "$1" == --*=* ]]; then
+      printf '%s\0%s\0' "${1%%=*}" "${1#*=}"
+    else
+      printf '%s\0' "$1"
+    fi
+    shift
+  done
+  [[ $# -eq 0 ]] || printf '%s\0' "$@"
+}

@@ -3,16 +3,13 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Creates (or reuses) the virtualenv of one executorch release and activates it.
-# Sourced by examples/arm/silero_vad/run.sh and backends/arm/test/test_silero_vad.sh:
+# Creates (or reuses) the venv of one executorch release and activates it. Sourced:
 #
 #   source backends/arm/scripts/python_env.sh
 #   activate_python_env 1.4.1
 #
-# The venv lives in .venv/executorch-<version>/ at the repository root (override
-# with SILERO_VAD_VENV_ROOT). It is reinstalled only when its requirement file
-# changes. pip's own settings (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, pip.conf) are
-# honoured: no index is hard-coded here.
+# The venv is .venv/executorch-<version>/ (root: SILERO_VAD_VENV_ROOT), reinstalled when
+# its requirement file changes; pip's own settings (PIP_INDEX_URL, pip.conf) are honoured.
 
 SILERO_VAD_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 SILERO_VAD_DEFAULT_EXECUTORCH="1.4.1"
@@ -22,7 +19,21 @@ _python_env_die() {
   return 1
 }
 
-# Prints a Python 3.11 interpreter, or fails with what to install.
+# silero_vad_apt_install PKG...: apt-get install as root, else fail printing the command.
+silero_vad_apt_install() {
+  if [[ "$(id -u)" != "0" ]] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "ERROR $(basename "$0"): missing Debian packages: $*; run: sudo apt-get install $*" >&2
+    return 1
+  fi
+  echo "[$(basename "$0")] installing $* with apt-get" >&2
+  # Update the package lists once if an install fails on stale lists.
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 ||
+    { DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null 2>&1 &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null; } ||
+    { echo "ERROR $(basename "$0"): apt-get install $* failed" >&2; return 1; }
+}
+
+# Prints a Python 3.11 interpreter (the executorch wheels' version), or fails.
 _find_python311() {
   local candidate
   for candidate in "${PYTHON:-}" python3.11 python3; do
@@ -36,29 +47,13 @@ _find_python311() {
   _python_env_die "Python 3.11 not found (executorch 1.4.1 wheels are built for it); install python3.11 or set PYTHON=/path/to/python3.11"
 }
 
-# Debian splits venv support into python3-venv; install it when we may.
-_ensure_venv_module() {
-  local python="$1"
-  "${python}" -c 'import ensurepip, venv' 2>/dev/null && return 0
-  if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null 2>&1; then
-    echo "python_env: installing python3-venv with apt-get" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv >/dev/null ||
-      _python_env_die "apt-get install python3-venv failed"
-  else
-    _python_env_die "${python} cannot create virtualenvs; run: sudo apt-get install python3-venv"
-  fi
-}
-
-# activate_python_env [VERSION]: create or reuse the venv of that release, then activate it.
-# Without VERSION: the release already active in this process tree (a parent that chose
-# one, e.g. test_silero_vad.sh --executorch 1.5.1, exports SILERO_VAD_EXECUTORCH_VERSION),
-# else the project default. So scripts called by a script stay on its release.
+# activate_python_env [VERSION]: create or reuse the venv of that release and activate it.
+# Default: the release a parent script chose (SILERO_VAD_EXECUTORCH_VERSION), else ours.
 activate_python_env() {
   local version="${1:-${SILERO_VAD_EXECUTORCH_VERSION:-${SILERO_VAD_DEFAULT_EXECUTORCH}}}"
   local requirements="${SILERO_VAD_REPO_ROOT}/requirements/executorch-${version}.txt"
   [[ -f "${requirements}" ]] ||
     { _python_env_die "no requirement file for executorch ${version} (${requirements}); supported: $(cd "${SILERO_VAD_REPO_ROOT}/requirements" && ls executorch-*.txt | sed 's/executorch-//; s/\.txt//' | tr '\n' ' ')"; return 1; }
-
   local venv_root="${SILERO_VAD_VENV_ROOT:-${SILERO_VAD_REPO_ROOT}/.venv}"
   local venv="${venv_root}/executorch-${version}"
   local stamp="${venv}/.requirements.sha256"
@@ -68,7 +63,8 @@ activate_python_env() {
   if [[ ! -x "${venv}/bin/python" ]]; then
     local python
     python="$(_find_python311)" || return 1
-    _ensure_venv_module "${python}" || return 1
+    # Debian splits venv support into python3-venv.
+    "${python}" -c 'import ensurepip, venv' 2>/dev/null || silero_vad_apt_install python3-venv || return 1
     echo "python_env: creating ${venv}" >&2
     mkdir -p "${venv_root}"
     "${python}" -m venv "${venv}" || { _python_env_die "could not create ${venv}"; return 1; }

@@ -3,35 +3,22 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Everything that checks the C++ runtime on a development machine, in order:
-#   1. host build (runner, tools, unit tests, test data)   build_host_runner.sh
-#   2. CTest: one test per unit + runner and segmenter checks
-#   3. the unit tests and the model unit (test_vad_model: the toy programs,
-#      flipped bytes) again, built with clang-19 under ASan + UBSan
-#   4. clang-format-19                                      check_cpp_format.sh
-#   5. cross-compile of core + bare-metal app, Cortex-M85   cross_compile_check.sh
-#      (Corstone-320) and Cortex-M55 (Corstone-300)
-#   6. bounded libFuzzer run of the WAV reader               run_wav_fuzzer.sh
-# Stops at the first failure with a non-zero exit status. The Corstone
-# link and the FVP run need an ExecuTorch checkout and are not part of this.
+# Every check of the C++ runtime on a development machine, stopping at the first
+# failure: host build, CTest, unit and model tests under ASan + UBSan, clang-format,
+# Cortex-M cross-compile, bounded fuzzing (the Corstone link and FVP run are not here).
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
 
 scripts="${CPP_REPO_ROOT}/backends/arm/scripts"
 build_dir="${CPP_REPO_ROOT}/build/host"
-fuzz_seconds=60
-skip_fuzz=0
-skip_cross=0
-skip_sanitizers=0
+fuzz_seconds=60 skip_fuzz=0 skip_cross=0 skip_sanitizers=0
 
 usage() {
   cat <<EOF
 Usage: $(basename "$0") [--fuzz-seconds N] [--skip-fuzz] [--skip-cross] [--skip-sanitizers] [--build-dir DIR]
 
-Builds and tests the C++ runtime (about 3 minutes on 2 cores with the default
-60 s of fuzzing, from a clean tree; the first run also exports the toy test
-programs).
+Builds and tests the C++ runtime (about 3 minutes on 2 cores from a clean tree).
 
   --fuzz-seconds N   length of the fuzzing run (default: ${fuzz_seconds})
   --skip-fuzz        no fuzzing
@@ -40,22 +27,19 @@ programs).
   --build-dir DIR    host build tree (default: build/host)
   -h, --help         this text
 
-Debian packages it needs are installed with apt-get when run as root:
-libgtest-dev clang-19 libclang-rt-19-dev clang-format-19 gcc-arm-none-eabi
-libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib. Otherwise it stops
-and prints the apt-get command.
+Installs the Debian packages it needs with apt-get when root, else names them.
 EOF
 }
 
+mapfile -d '' -t args < <(cpp_split_options "$@")
+set -- "${args[@]}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --fuzz-seconds) fuzz_seconds="${2:?--fuzz-seconds needs a value}"; shift 2 ;;
-    --fuzz-seconds=*) fuzz_seconds="${1#*=}"; shift ;;
     --skip-fuzz) skip_fuzz=1; shift ;;
     --skip-cross) skip_cross=1; shift ;;
     --skip-sanitizers) skip_sanitizers=1; shift ;;
     --build-dir) build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
-    --build-dir=*) build_dir="${1#*=}"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; cpp_die "unknown argument $1" ;;
   esac
@@ -67,9 +51,7 @@ packages=(libgtest-dev clang-format-19)
 cpp_ensure_packages "${packages[@]}"
 
 start=${SECONDS}
-step() {
-  cpp_log "=== $* ($((SECONDS - start)) s)"
-}
+step() { cpp_log "=== $* ($((SECONDS - start)) s)"; }
 
 step "1/6 host build"
 "${scripts}/build_host_runner.sh" --build-dir "${build_dir}"
@@ -83,21 +65,13 @@ tests="$(ctest --test-dir "${build_dir}" -N | awk '/^Total Tests:/ {print $3}')"
 sanitizer_summary="skipped"
 if [[ ${skip_sanitizers} -eq 0 ]]; then
   step "3/6 unit and model tests under ASan + UBSan (clang-19)"
-  # vptr checks need RTTI, which the core is built without. The model unit
-  # links the ExecuTorch runtime of the pip package (not instrumented: its
-  # reads are checked by the guard page of the byte-flipping test) and uses
-  # the toy programs of the host build. Leak checks are off: the 1.4 runtime
-  # is a Python extension whose libraries keep their allocations at exit.
+  # No vptr checks: the core has no RTTI. No leak checks: the 1.4 runtime's libraries
+  # keep their allocations at exit. The pip package's runtime is not instrumented.
   sanitize="-fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
   sanitize_dir="$(dirname "${build_dir}")/sanitize"
   toy_models="${build_dir}/examples/arm/silero_vad/runtime/tests/data/models"
   [[ -f "${toy_models}/toy_state.pte" ]] || cpp_die "no toy programs in ${toy_models} (the host build makes them)"
-  generator=()
-  if command -v ninja >/dev/null 2>&1; then
-    generator=(-G Ninja)
-  fi
-  cmake -S "${CPP_REPO_ROOT}" -B "${sanitize_dir}" "${generator[@]}" \
-    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+  cpp_configure "${CPP_REPO_ROOT}" "${sanitize_dir}" -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSILERO_VAD_BUILD_HOST_RUNNER=ON \
     -Dexecutorch_DIR="$(cpp_executorch_package_dir)/share/cmake" \
     -DSILERO_VAD_TEST_MODELS_DIR="${toy_models}" \
@@ -117,9 +91,11 @@ fi
 step "4/6 clang-format"
 "${scripts}/check_cpp_format.sh"
 
+cross_summary="skipped"
 if [[ ${skip_cross} -eq 0 ]]; then
   step "5/6 Cortex-M85 and Cortex-M55 cross-compile check"
   "${scripts}/cross_compile_check.sh"
+  cross_summary="ok"
 else
   step "5/6 cross-compile check skipped"
 fi
@@ -133,4 +109,4 @@ else
   step "6/6 fuzzing skipped"
 fi
 
-cpp_log "PASS: ${tests} CTest tests, ASan/UBSan unit and model tests ${sanitizer_summary}, format clean, cross-compile $([[ ${skip_cross} -eq 0 ]] && echo ok || echo skipped), ${fuzz_summary} ($((SECONDS - start)) s)"
+cpp_log "PASS: ${tests} CTest tests, ASan/UBSan unit and model tests ${sanitizer_summary}, format clean, cross-compile ${cross_summary}, ${fuzz_summary} ($((SECONDS - start)) s)"

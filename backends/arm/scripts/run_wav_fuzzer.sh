@@ -3,79 +3,55 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Builds the libFuzzer target of the WAV reader (file and stream paths, frame
-# assembler; clang-19, ASan + UBSan) and runs it, seeded with the good and bad
-# WAV corpus of the tests: for a bounded time (run_cpp_tests.sh: 60 s) or for
-# a long campaign (--runs N, --seconds S). Exits non-zero on any crash,
-# sanitizer report or invariant failure, leaving the reproducer in
-# build/fuzz/artifacts/.
+# Builds and runs the WAV reader's libFuzzer target (clang-19, ASan + UBSan) seeded
+# with the tests' WAV corpus; fails on any crash, leaving the reproducer in artifacts/.
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
 
-seconds=""
-runs=""
-build_dir="${CPP_REPO_ROOT}/build/fuzz"
-fresh=0
+seconds="" runs="" build_dir="${CPP_REPO_ROOT}/build/fuzz" fresh=0
 
 usage() {
   cat <<EOF
 Usage: $(basename "$0") [SECONDS] [--seconds S] [--runs N] [--fresh-corpus] [--build-dir DIR]
 
-Fuzzes parse_wav(), WavStreamReader (fed in fuzzer-chosen pieces) and the frame
-assembler, and checks that the file and the stream agree (see the target's
-comment in examples/arm/silero_vad/runtime/fuzz/wav_reader_fuzzer.cpp).
-Runs for SECONDS (default 60), or for N executions with --runs (then without a
-time limit unless --seconds is given too; whichever comes first ends it).
-Prints at the end:
+Fuzzes parse_wav(), WavStreamReader and the frame assembler (runtime/fuzz/
+wav_reader_fuzzer.cpp) for SECONDS (default 60) or N executions, whichever ends
+first, then prints
   FUZZ executions=<n> seconds=<s> corpus=<files> crashes=<0> sanitizers=address,undefined
 
-  --seconds S       time limit in seconds (same as the positional SECONDS)
-  --runs N          stop after N executions (a long campaign: --runs 10000000)
-  --fresh-corpus    start from the seeds only (default: keep what earlier runs
-                    found in DIR/corpus)
+  --seconds S       time limit (same as the positional SECONDS)
+  --runs N          stop after N executions (without a time limit unless --seconds)
+  --fresh-corpus    start from the seeds only (default: keep DIR/corpus)
   --build-dir DIR   build tree and corpus (default: build/fuzz)
   -h, --help        this text
 
-Needs clang-19 and libclang-rt-19-dev (libFuzzer, sanitizers), installed with
-apt-get when run as root. Replay a crash input with:
+Needs clang-19 and libclang-rt-19-dev (apt-get when root). Replay a crash with
   build/fuzz/examples/arm/silero_vad/runtime/fuzz/wav_reader_fuzzer <file>
 EOF
 }
 
-positive() {
-  [[ "$2" =~ ^[0-9]+$ && "$2" -gt 0 ]] || cpp_die "$1 must be a positive integer, got '$2'"
-}
-
+mapfile -d '' -t args < <(cpp_split_options "$@")
+set -- "${args[@]}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build-dir) build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
-    --build-dir=*) build_dir="${1#*=}"; shift ;;
     --seconds) seconds="${2:?--seconds needs a value}"; shift 2 ;;
-    --seconds=*) seconds="${1#*=}"; shift ;;
     --runs) runs="${2:?--runs needs a value}"; shift 2 ;;
-    --runs=*) runs="${1#*=}"; shift ;;
     --fresh-corpus) fresh=1; shift ;;
     -h|--help) usage; exit 0 ;;
     [0-9]*) seconds="$1"; shift ;;
     *) usage >&2; cpp_die "unknown argument $1" ;;
   esac
 done
-if [[ -z "${seconds}" && -z "${runs}" ]]; then
-  seconds=60
-fi
-[[ -z "${seconds}" ]] || positive SECONDS "${seconds}"
-[[ -z "${runs}" ]] || positive --runs "${runs}"
+[[ -n "${seconds}${runs}" ]] || seconds=60
+[[ -z "${seconds}" || "${seconds}" =~ ^[0-9]*[1-9][0-9]*$ ]] || cpp_die "SECONDS must be a positive integer, got '${seconds}'"
+[[ -z "${runs}" || "${runs}" =~ ^[0-9]*[1-9][0-9]*$ ]] || cpp_die "--runs must be a positive integer, got '${runs}'"
 
 cpp_ensure_packages clang-19 libclang-rt-19-dev
 cpp_activate_venv
 
-generator=()
-if command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
-fi
-cmake -S "${CPP_REPO_ROOT}" -B "${build_dir}" "${generator[@]}" \
-  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+cpp_configure "${CPP_REPO_ROOT}" "${build_dir}" -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSILERO_VAD_BUILD_HOST_RUNNER=OFF -DSILERO_VAD_BUILD_TESTS=OFF \
   -DSILERO_VAD_BUILD_FUZZER=ON >/dev/null ||
@@ -84,15 +60,11 @@ cmake --build "${build_dir}" --target wav_reader_fuzzer -j "$(cpp_jobs)" >/dev/n
   cpp_die "building the fuzzer failed"
 fuzzer="${build_dir}/examples/arm/silero_vad/runtime/fuzz/wav_reader_fuzzer"
 
-# Seeds: the accepted and refused files of the test corpus, each behind the
-# target's 3 parameter bytes (geometry, piece sizes, read size) in a few
-# combinations. The working corpus keeps what the fuzzer finds across runs.
+# Seeds: the test corpus behind a few of the target's 3 parameter bytes.
 seeds="${build_dir}/seeds"
 corpus="${build_dir}/corpus"
 artifacts="${build_dir}/artifacts"
-if [[ ${fresh} -eq 1 ]]; then
-  rm -rf "${corpus}"
-fi
+[[ ${fresh} -eq 0 ]] || rm -rf "${corpus}"
 rm -rf "${seeds}"
 mkdir -p "${corpus}" "${artifacts}" "${seeds}"
 python "${CPP_CHECKS_DIR}/make_wav_corpus.py" --out-dir "${seeds}/wav" >/dev/null

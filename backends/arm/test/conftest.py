@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -115,3 +117,58 @@ def silero_cpu_export(
             target=CPU_TARGET,
         )
     )
+
+
+# --- The bare-metal scripts and the host runner (misc/test_silero_vad_{baremetal,pools}.py) ---
+
+ARM_SCRIPTS = REPO_ROOT / "backends" / "arm" / "scripts"
+HOST_RUNNER = REPO_ROOT / "build/host/examples/arm/silero_vad/runtime/silero_vad_runner"
+
+
+def env_without_checkout() -> dict[str, str]:
+    """The environment without an ExecuTorch checkout or an FVP path."""
+    return {k: v for k, v in os.environ.items() if k not in ("EXECUTORCH_ROOT", "FVP")}
+
+
+def run_arm_script(
+    script: str, *args: str, env: dict[str, str] | None = None, timeout: int = 120
+) -> subprocess.CompletedProcess[str]:
+    """backends/arm/scripts/<script> from the repository root (default: env_without_checkout)."""
+    return subprocess.run(
+        [str(ARM_SCRIPTS / script), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
+        env=env_without_checkout() if env is None else env,
+        cwd=REPO_ROOT,
+    )
+
+
+def fake_program(
+    path: Path,
+    target: str = "",
+    system_config: str = "",
+    memory_mode: str = "",
+    size: int = 280_000,  # about the exported Silero program (275 KB for ethos-u85-256)
+) -> Path:
+    """Bytes with an Ethos-U delegate's Vela flags as a program stores them (none without a
+    target), padded to ``size``; no memory plan, so the pools must be given."""
+    flags = b""
+    if target:
+        flags = (
+            f"--accelerator-config={target} --config=Arm/vela.ini --output-format=raw "
+            f"--system-config={system_config} --memory-mode={memory_mode}"
+        ).encode()
+    path.write_bytes(b"\0\0\0\0ET12" + flags + b"\0" * max(0, size - len(flags) - 8))
+    return path
+
+
+@pytest.fixture(scope="session")
+def host_runner() -> Path:
+    """The C++ host runner run_cpp_tests.sh builds (or $SILERO_VAD_HOST_RUNNER); skips
+    without it."""
+    runner = Path(os.environ.get("SILERO_VAD_HOST_RUNNER", HOST_RUNNER))
+    if not os.access(runner, os.X_OK):
+        pytest.skip(f"no host runner at {runner} (backends/arm/scripts/run_cpp_tests.sh)")
+    return runner

@@ -17,20 +17,16 @@ from __future__ import annotations
 import json
 import os
 import stat
-import subprocess
 from pathlib import Path
 
 import pytest
 from executorch.backends.arm.ethosu import EthosUCompileSpec
 
+from backends.arm.test.conftest import env_without_checkout, fake_program, run_arm_script
 from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
 
-REPO_ROOT = Path(__file__).resolve().parents[4]
-SCRIPTS = REPO_ROOT / "backends" / "arm" / "scripts"
-BUILD = SCRIPTS / "build_baremetal.sh"
-RUN_FVP = SCRIPTS / "run_fvp.sh"
-# About the size of the exported Silero program (275 KB for ethos-u85-256).
-PROGRAM_BYTES = 280_000
+BUILD = "build_baremetal.sh"
+RUN_FVP = "run_fvp.sh"
 FVPS = (
     "FVP_Corstone_SSE-300_Ethos-U55",
     "FVP_Corstone_SSE-300_Ethos-U65",
@@ -48,18 +44,6 @@ def _vela_flags(spec: EthosUCompileSpec) -> dict[str, str]:
     return flags
 
 
-def _fake_program(
-    path: Path, target: str, system_config: str, memory_mode: str, size: int = PROGRAM_BYTES
-) -> Path:
-    """Bytes with a delegate's Vela flags as an exported program stores them, padded to size."""
-    flags = (
-        f"--accelerator-config={target} --config=Arm/vela.ini --output-format=raw "
-        f"--system-config={system_config} --memory-mode={memory_mode}"
-    ).encode()
-    path.write_bytes(b"\0\0\0\0ET12" + flags + b"\0" * max(0, size - len(flags) - 8))
-    return path
-
-
 # A fake program has no memory plan for pool_sizes.py to read, so the tests give the pools
 # (after --, as CMake settings); the temporary pool at 1 MiB, which the SSE-300's SRAM has
 # to hold beside the program in Sram_Only.
@@ -70,24 +54,6 @@ def _fake_pools(temp: str = "0x100000") -> tuple[str, ...]:
         "-DSILERO_VAD_PLANNED_POOL_BYTES=4096",
         f"-DSILERO_VAD_TEMP_POOL_BYTES={temp}",
     )
-
-
-def _run(
-    script: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(script), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env=env,
-        cwd=REPO_ROOT,
-    )
-
-
-def _env_without_checkout() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in ("EXECUTORCH_ROOT", "FVP")}
 
 
 # --- build_baremetal.sh: board and memory placement ---------------------------------------
@@ -108,10 +74,8 @@ def test_build_places_release_default_mode(target: str, tmp_path: Path) -> None:
     """The release's EthosUCompileSpec default for the target is a mode its board places."""
     flags = _vela_flags(EthosUCompileSpec(target))
     mode, system_config = flags["memory-mode"], flags["system-config"]
-    program = _fake_program(tmp_path / "p.pte", target, system_config, mode)
-    result = _run(
-        BUILD, "--pte", str(program), "--print-plan", *_fake_pools(), env=_env_without_checkout()
-    )
+    program = fake_program(tmp_path / "p.pte", target, system_config, mode)
+    result = run_arm_script(BUILD, "--pte", str(program), "--print-plan", *_fake_pools())
     assert result.returncode == 0, result.stderr
     board = BOARD_OF[target.rsplit("-", 1)[0]]
     assert f"{target} on the {board}" in result.stderr
@@ -125,21 +89,17 @@ def test_build_places_release_default_mode(target: str, tmp_path: Path) -> None:
     + [("ethos-u85-1024", m) for m in PLACEMENT],
 )
 def test_build_places_every_mode(target: str, mode: str, tmp_path: Path) -> None:
-    program = _fake_program(tmp_path / "p.pte", target, "Any_System", mode)
-    result = _run(
-        BUILD, "--pte", str(program), "--print-plan", *_fake_pools(), env=_env_without_checkout()
-    )
+    program = fake_program(tmp_path / "p.pte", target, "Any_System", mode)
+    result = run_arm_script(BUILD, "--pte", str(program), "--print-plan", *_fake_pools())
     assert result.returncode == 0, result.stderr
     assert PLACEMENT[mode] in result.stderr
 
 
 def test_build_refuses_dedicated_sram_u55(tmp_path: Path) -> None:
-    program = _fake_program(
+    program = fake_program(
         tmp_path / "p.pte", "ethos-u55-128", "Ethos_U55_High_End_Embedded", "Dedicated_Sram_384KB"
     )
-    result = _run(
-        BUILD, "--pte", str(program), "--print-plan", *_fake_pools(), env=_env_without_checkout()
-    )
+    result = run_arm_script(BUILD, "--pte", str(program), "--print-plan", *_fake_pools())
     assert result.returncode == 1
     assert "cannot be placed for the Ethos-U55: it has no cache region" in result.stderr
     assert "memory:" not in result.stderr
@@ -147,35 +107,32 @@ def test_build_refuses_dedicated_sram_u55(tmp_path: Path) -> None:
 
 def test_build_refuses_sram_only_larger_than_sram_u55(tmp_path: Path) -> None:
     """1.2 MiB of program and the 1 MiB temporary pool do not fit the SSE-300's 2 MiB of SRAM."""
-    program = _fake_program(
+    program = fake_program(
         tmp_path / "p.pte",
         "ethos-u55-256",
         "Ethos_U55_High_End_Embedded",
         "Sram_Only",
         size=1200 * 1024,
     )
-    result = _run(
-        BUILD, "--pte", str(program), "--print-plan", *_fake_pools(), env=_env_without_checkout()
-    )
+    result = run_arm_script(BUILD, "--pte", str(program), "--print-plan", *_fake_pools())
     assert result.returncode == 1
     assert "Sram_Only cannot be placed on the corstone-300" in result.stderr
     assert "program 1200 KiB + temporary pool 1024 KiB = 2224 KiB in SRAM" in result.stderr
     assert "which has 2048 KiB" in result.stderr
     # A smaller temporary pool (a CMake setting after --) makes it fit.
-    smaller = _run(
+    smaller = run_arm_script(
         BUILD,
         "--pte",
         str(program),
         "--print-plan",
         *_fake_pools(temp="0x80000"),
-        env=_env_without_checkout(),
     )
     assert smaller.returncode == 0, smaller.stderr
     assert "SRAM 1712 KiB of 2048 KiB" in smaller.stderr
 
 
 def test_build_refuses_options_that_contradict_the_program_u85(tmp_path: Path) -> None:
-    program = _fake_program(
+    program = fake_program(
         tmp_path / "p.pte", "ethos-u85-256", "Ethos_U85_SYS_DRAM_Mid", "Shared_Sram"
     )
     cases = {
@@ -187,15 +144,13 @@ def test_build_refuses_options_that_contradict_the_program_u85(tmp_path: Path) -
         "target": (["--target", "ethos-u55-128"], "was compiled for ethos-u85-256"),
     }
     for what, (options, message) in cases.items():
-        result = _run(
-            BUILD, "--pte", str(program), *options, "--print-plan", env=_env_without_checkout()
-        )
+        result = run_arm_script(BUILD, "--pte", str(program), *options, "--print-plan")
         assert result.returncode == 1, what
         assert message in result.stderr, what
 
 
 def test_build_refuses_a_report_of_another_export_u65(tmp_path: Path) -> None:
-    _fake_program(tmp_path / "p.pte", "ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB")
+    fake_program(tmp_path / "p.pte", "ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB")
     report = tmp_path / "report.json"
     report.write_text(
         json.dumps(
@@ -207,14 +162,14 @@ def test_build_refuses_a_report_of_another_export_u65(tmp_path: Path) -> None:
             }
         )
     )
-    result = _run(BUILD, "--report", str(report), "--print-plan", env=_env_without_checkout())
+    result = run_arm_script(BUILD, "--report", str(report), "--print-plan")
     assert result.returncode == 1
     assert "says Shared_Sram: the report belongs to another export" in result.stderr
 
 
 def test_build_checks_vela_cache_use_from_report_u65(tmp_path: Path) -> None:
     """report.json's Vela SRAM figure must fit the fast scratch of the mode."""
-    _fake_program(tmp_path / "p.pte", "ethos-u65-512", "Ethos_U65_High_End", "Dedicated_Sram_384KB")
+    fake_program(tmp_path / "p.pte", "ethos-u65-512", "Ethos_U65_High_End", "Dedicated_Sram_384KB")
     report = tmp_path / "report.json"
     fields = {
         "target": "ethos-u65-512",
@@ -223,23 +178,18 @@ def test_build_checks_vela_cache_use_from_report_u65(tmp_path: Path) -> None:
         "pte": "p.pte",
     }
     report.write_text(json.dumps({**fields, "vela": {"sram_kib": 10.05}}))
-    fits = _run(
-        BUILD, "--report", str(report), "--print-plan", *_fake_pools(), env=_env_without_checkout()
-    )
+    fits = run_arm_script(BUILD, "--report", str(report), "--print-plan", *_fake_pools())
     assert fits.returncode == 0, fits.stderr
     assert PLACEMENT["Dedicated_Sram_384KB"] in fits.stderr
     report.write_text(json.dumps({**fields, "vela": {"sram_kib": 500.0}}))
-    too_big = _run(
-        BUILD, "--report", str(report), "--print-plan", *_fake_pools(), env=_env_without_checkout()
-    )
+    too_big = run_arm_script(BUILD, "--report", str(report), "--print-plan", *_fake_pools())
     assert too_big.returncode == 1
     assert "uses 500 KiB of SRAM cache, more than the 384 KiB fast scratch" in too_big.stderr
 
 
 def test_build_refuses_a_cpu_program(tmp_path: Path) -> None:
-    program = tmp_path / "cpu.pte"
-    program.write_bytes(b"\0\0\0\0ET12" + b"\0" * 1000)
-    result = _run(BUILD, "--pte", str(program), "--print-plan", env=_env_without_checkout())
+    program = fake_program(tmp_path / "cpu.pte", size=1008)
+    result = run_arm_script(BUILD, "--pte", str(program), "--print-plan")
     assert result.returncode == 1
     assert "stores no Vela compile flags" in result.stderr
     assert "pass --target" in result.stderr
@@ -249,11 +199,11 @@ def test_build_stops_naming_the_missing_checkout_u65(
     tmp_path: Path, validation_wavs: list[Path]
 ) -> None:
     """Past the plan, without EXECUTORCH_ROOT: one clear message, nothing configured."""
-    program = _fake_program(
+    program = fake_program(
         tmp_path / "p.pte", "ethos-u65-256", "Ethos_U65_High_End", "Dedicated_Sram_384KB"
     )
     build_dir = tmp_path / "build"
-    result = _run(
+    result = run_arm_script(
         BUILD,
         "--pte",
         str(program),
@@ -262,7 +212,6 @@ def test_build_stops_naming_the_missing_checkout_u65(
         "--build-dir",
         str(build_dir),
         *_fake_pools(),
-        env=_env_without_checkout(),
     )
     assert result.returncode == 1
     assert "memory: Dedicated_Sram_384KB on the corstone-300" in result.stderr
@@ -274,7 +223,7 @@ def test_build_stops_naming_the_missing_checkout_u65(
 def test_build_plan_of_the_real_export_u85(silero_u85_export: ExportResult) -> None:
     """The flags are read from a real exported program and agree with its report.json."""
     report = silero_u85_export.pte_path.parent / "report.json"
-    result = _run(BUILD, "--report", str(report), "--print-plan", env=_env_without_checkout())
+    result = run_arm_script(BUILD, "--report", str(report), "--print-plan")
     assert result.returncode == 0, result.stderr
     fields = json.loads(report.read_text())
     mode = fields["memory_mode"]
@@ -312,7 +261,7 @@ def fake_fvps(tmp_path: Path) -> tuple[Path, dict[str, str]]:
         for entry in os.environ.get("PATH", "").split(os.pathsep)
         if entry and not any(Path(entry, name).exists() for name in FVPS)
     ]
-    env = _env_without_checkout()
+    env = env_without_checkout()
     env.update(
         PATH=os.pathsep.join([str(bin_dir), *path]),
         FAKE_FVP_ARGV=str(tmp_path / "argv.txt"),
@@ -372,7 +321,7 @@ def test_run_fvp_picks_the_board_fvp_and_parameters(
     tmp_path, env = fake_fvps
     fvp, parameters, elf_name = RUNS[target]
     elf = _image(tmp_path / "image", elf_name, target)
-    result = _run(RUN_FVP, "--elf", str(elf), "--timelimit", "30", env=env)
+    result = run_arm_script(RUN_FVP, "--elf", str(elf), "--timelimit", "30", env=env)
     assert result.returncode == 0, result.stderr
     argv = _fvp_argv(tmp_path)
     assert argv[0] == fvp
@@ -402,7 +351,7 @@ def test_run_fvp_semihosting_parameters(
 ) -> None:
     tmp_path, env = fake_fvps
     elf = _image(tmp_path / "image", "image.elf", None)
-    result = _run(
+    result = run_arm_script(
         RUN_FVP, "--elf", str(elf), "--target", target, "--semihosting-cwd", str(tmp_path), env=env
     )
     assert result.returncode == 0, result.stderr
@@ -415,7 +364,7 @@ def test_run_fvp_refuses_another_npu_than_the_image_u55(
     """An image built for the U65 (its .target file) does not run on the U55 FVP."""
     tmp_path, env = fake_fvps
     elf = _image(tmp_path / "image", "silero_vad_corstone300.elf", "ethos-u65-256")
-    result = _run(RUN_FVP, "--elf", str(elf), "--target", "ethos-u55-128", env=env)
+    result = run_arm_script(RUN_FVP, "--elf", str(elf), "--target", "ethos-u55-128", env=env)
     assert result.returncode == 1
     assert "was built for ethos-u65-256" in result.stderr
     assert not (tmp_path / "argv.txt").exists()
@@ -425,7 +374,7 @@ def test_run_fvp_names_the_missing_fvp_u65(fake_fvps: tuple[Path, dict[str, str]
     tmp_path, env = fake_fvps
     (tmp_path / "bin" / "FVP_Corstone_SSE-300_Ethos-U65").unlink()
     elf = _image(tmp_path / "image", "silero_vad_corstone300.elf", "ethos-u65-256")
-    result = _run(RUN_FVP, "--elf", str(elf), env=env)
+    result = run_arm_script(RUN_FVP, "--elf", str(elf), env=env)
     assert result.returncode == 1
     assert "FVP_Corstone_SSE-300_Ethos-U65 not found (the Corstone-300 FVP for ethos-u65-256)" in (
         result.stderr
@@ -450,7 +399,7 @@ def test_run_fvp_fails_without_a_clean_done_u85(
     tmp_path, env = fake_fvps
     Path(env["FAKE_FVP_UART"]).write_text(uart)
     elf = _image(tmp_path / "image", "silero_vad_corstone320.elf", "ethos-u85-256")
-    result = _run(RUN_FVP, "--elf", str(elf), env=env)
+    result = run_arm_script(RUN_FVP, "--elf", str(elf), env=env)
     assert result.returncode == 1
     assert message in result.stderr
 
@@ -458,6 +407,6 @@ def test_run_fvp_fails_without_a_clean_done_u85(
 def test_run_fvp_rejects_an_unknown_target(fake_fvps: tuple[Path, dict[str, str]]) -> None:
     tmp_path, env = fake_fvps
     elf = _image(tmp_path / "image", "silero_vad_corstone300.elf", None)
-    result = _run(RUN_FVP, "--elf", str(elf), "--target", "ethos-u65-128", env=env)
+    result = run_arm_script(RUN_FVP, "--elf", str(elf), "--target", "ethos-u65-128", env=env)
     assert result.returncode == 1
     assert "--target ethos-u65-128 runs on no board here" in result.stderr

@@ -4,10 +4,8 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Build-time settings of the bare-metal application, set from CMake
-// (-DSILERO_VAD_...=value). The segmentation defaults are silero-vad's; the
-// pool sizes come from the program (pool_sizes.py) and have no fallback; the
-// fast scratch comes from the memory mode (memory_placement.cmake).
+// Build-time settings of the bare-metal application (-DSILERO_VAD_...=value).
+// The segmentation defaults are silero-vad's.
 
 #pragma once
 
@@ -29,13 +27,9 @@
 #define SILERO_VAD_MAX_SPEECH_DURATION_S 0.0
 #endif
 
-// Memory pools, in bytes, with no default: the build sizes them from the
-// program it bakes in (pool_sizes.py, through program_pools.cmake), or a user
-// passes -DSILERO_VAD_<POOL>_POOL_BYTES=N. The method pool holds ExecuTorch's
-// bookkeeping of the loaded method; the planned pool its activations and state
-// (the program's memory plan: a too-small pool is reported with the size
-// needed); the temp pool is the scratch of kernels and of the Ethos-U delegate
-// (its Vela arena).
+// Memory pools in bytes (method: ExecuTorch's bookkeeping; planned: the memory
+// plan; temp: kernel and Vela scratch), with no default: the build sizes them
+// from the program (pool_sizes.py).
 #if !defined(SILERO_VAD_METHOD_POOL_BYTES) ||  \
     !defined(SILERO_VAD_PLANNED_POOL_BYTES) || \
     !defined(SILERO_VAD_TEMP_POOL_BYTES)
@@ -43,8 +37,7 @@
     "Pool sizes not set: build with runtime/baremetal/CMakeLists.txt (sizes from the program, pool_sizes.py) or pass -DSILERO_VAD_{METHOD,PLANNED,TEMP}_POOL_BYTES=<bytes>"
 #endif
 
-// The NPU's fast scratch (Vela's cache region) in the Dedicated_Sram memory
-// modes; 0 in the others (npu_fast_scratch.cpp).
+// The NPU's fast scratch in the Dedicated_Sram modes (npu_fast_scratch.cpp).
 #ifndef SILERO_VAD_FAST_SCRATCH_BYTES
 #define SILERO_VAD_FAST_SCRATCH_BYTES 0
 #endif

@@ -64,27 +64,20 @@ def main() -> int:
             return 1
     model = args.pte.read_bytes()
     clip = args.wav.read_bytes()
-    # Early, friendly warnings; the image checks both properly at start-up and
-    # reports an ERROR line on the UART.
-    if model[4:6] != b"ET":
-        print(
-            f"WARNING bake_arrays: {args.pte} does not look like an ExecuTorch program",
-            file=sys.stderr,
-        )
-    if clip[:4] != b"RIFF" or clip[8:12] != b"WAVE":
-        print(
-            f"WARNING bake_arrays: {args.wav} does not look like a RIFF/WAVE file", file=sys.stderr
-        )
+    # Early warnings; the image checks both at start-up.
+    for path, looks_right, kind in (
+        (args.pte, model[4:6] == b"ET", "an ExecuTorch program"),
+        (args.wav, clip[:4] == b"RIFF" and clip[8:12] == b"WAVE", "a RIFF/WAVE file"),
+    ):
+        if not looks_right:
+            print(f"WARNING bake_arrays: {path} does not look like {kind}", file=sys.stderr)
 
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    write_if_changed(
-        args.out_dir / "baked_model.cpp",
-        c_array_source(model, "silero_vad_model_pte", "network_model_sec", args.pte),
-    )
-    write_if_changed(
-        args.out_dir / "baked_wav.cpp",
-        c_array_source(clip, "silero_vad_input_wav", "input_data_sec", args.wav),
-    )
+    for name, data, symbol, section, source in (
+        ("baked_model.cpp", model, "silero_vad_model_pte", "network_model_sec", args.pte),
+        ("baked_wav.cpp", clip, "silero_vad_input_wav", "input_data_sec", args.wav),
+    ):
+        write_if_changed(args.out_dir / name, c_array_source(data, symbol, section, source))
     print(
         f"bake_arrays: {args.pte.name} ({len(model)} bytes), "
         f"{args.wav.name} ({len(clip)} bytes) -> {args.out_dir}"

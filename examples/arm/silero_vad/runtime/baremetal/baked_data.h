@@ -4,14 +4,9 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// The program (.pte) and the clip (.wav) baked into the image by
-// bake_arrays.py, which writes their definitions.
-//
-// Why baked arrays and not semihosting: the image then runs the same on the
-// FVP, on an FPGA and on silicon, needs no host file system or debugger
-// connection, and runs at full simulation speed (semihosting traps to the
-// host on every access). The price is a rebuild per model or clip, which
-// build_baremetal.sh makes a one-liner.
+// The program and the clip baked into the image by bake_arrays.py: unlike
+// semihosting, the image then runs the same on the FVP and on silicon, at
+// full speed, at the price of a rebuild per model or clip.
 
 #pragma once
 
@@ -19,8 +14,7 @@
 #include <cstdint>
 
 extern "C" {
-// 16-byte aligned, in section "network_model_sec" (placed by the ExecuTorch
-// Corstone linker script in DDR or SRAM according to the memory mode).
+// 16-byte aligned, in "network_model_sec" (SRAM or DDR by memory mode).
 extern const uint8_t silero_vad_model_pte[];
 extern const size_t silero_vad_model_pte_size;
 // In section "input_data_sec" (DDR).

@@ -3,42 +3,29 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Which board runs which Ethos-U target, for the build, FVP and test scripts.
-# Sourced, not run:
+# Which board runs which Ethos-U target, for the scripts (boards.cmake: for CMake). Sourced:
 #
-#   source examples/arm/silero_vad/runtime/baremetal/boards.sh
 #   board="$(silero_vad_board_for_target ethos-u55-128)"   # corstone-300
-#   silero_vad_load_board "${board}"                       # its board.sh facts
-#
-# The facts of each board (CPU, FVP binaries and parameters) live in its own
-# folder, <board dir>/board.sh; the build facts in <board dir>/board.cmake.
+#   silero_vad_load_board "${board}"                       # its <board>/board.sh
 
 SILERO_VAD_BAREMETAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 # The Ethos-U targets (Vela accelerator configurations) the boards' FVPs model.
 SILERO_VAD_TARGETS_HELP="ethos-u55-32/64/128/256 or ethos-u65-256/512 (Corstone-300, Cortex-M55), ethos-u85-128/256/512/1024/2048 (Corstone-320, Cortex-M85)"
 
-# silero_vad_board_for_target TARGET: prints the board of an Ethos-U target
-# (corstone-300 or corstone-320); fails, printing nothing, for anything else.
+# silero_vad_board_for_target TARGET: prints the board of an Ethos-U target, else fails.
 silero_vad_board_for_target() {
   case "$1" in
-    ethos-u55-32 | ethos-u55-64 | ethos-u55-128 | ethos-u55-256) echo corstone-300 ;;
-    ethos-u65-256 | ethos-u65-512) echo corstone-300 ;;
+    ethos-u55-32 | ethos-u55-64 | ethos-u55-128 | ethos-u55-256 | ethos-u65-256 | ethos-u65-512)
+      echo corstone-300 ;;
     ethos-u85-128 | ethos-u85-256 | ethos-u85-512 | ethos-u85-1024 | ethos-u85-2048) echo corstone-320 ;;
     *) return 1 ;;
   esac
 }
 
-# silero_vad_board_dir BOARD: the board's folder (corstone-300 -> .../corstone300).
-silero_vad_board_dir() {
-  echo "${SILERO_VAD_BAREMETAL_DIR}/${1//-/}"
-}
-
-# silero_vad_load_board BOARD: sources the board's board.sh, which sets
-# SILERO_VAD_BOARD_* and defines board_fvp_binary and board_fvp_args.
+# silero_vad_load_board BOARD: sources its board.sh (SILERO_VAD_BOARD_*, board_fvp_*).
 silero_vad_load_board() {
-  local file
-  file="$(silero_vad_board_dir "$1")/board.sh"
+  local file="${SILERO_VAD_BAREMETAL_DIR}/${1//-/}/board.sh"
   [[ -f "${file}" ]] || { echo "ERROR boards.sh: no board '$1' (${file} missing)" >&2; return 1; }
   # shellcheck disable=SC1090
   source "${file}"

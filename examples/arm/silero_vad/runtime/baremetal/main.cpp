@@ -4,16 +4,12 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Silero VAD on a Corstone board (Corstone-300: Cortex-M55 + Ethos-U55 or
-// Ethos-U65; Corstone-320: Cortex-M85 + Ethos-U85): the host runner's loop on
-// the baked-in clip and program, reporting over UART0.
+// Silero VAD on a Corstone board: the host runner's loop on the baked-in clip
+// and program, reporting over UART0 (ethosu_target_init brings the board up
+// before main()). Nothing here allocates: the pools are static.
 //
 //   baked WAV -> parse_wav -> run_vad(FrameAssembler -> VadModel ->
 //   SpeechSegmenter -> SerialReporter) -> UART0, ending with 0x04
-//
-// The board comes up before main() (ethosu_target_init: clocks, MPU, UART,
-// NPU driver); the Ethos-U delegate registers itself when the image is
-// linked with it. Nothing here allocates: the pools are static.
 
 #include <cstdint>
 
@@ -31,10 +27,8 @@ using silero_vad::ByteSpan;
 using silero_vad::Result;
 using silero_vad::Status;
 
-// Bookkeeping and activations in DDR, next to the clip (the CPU and the
-// NPU's off-chip port reach it); the delegate's scratch in the tensor arena,
-// which the linker script puts in SRAM or DDR as the program's memory mode
-// needs (memory_placement.cmake).
+// Bookkeeping and activations in DDR; the delegate's scratch in the tensor
+// arena, in SRAM or DDR as the memory mode needs (memory_placement.cmake).
 alignas(16) __attribute__((section("input_data_sec"))) uint8_t
     g_method_pool[SILERO_VAD_METHOD_POOL_BYTES];
 alignas(64) __attribute__((section("input_data_sec"))) uint8_t
@@ -57,8 +51,8 @@ silero_vad::SegmenterParams configured_params() {
   return params;
 }
 
-// Everything before the frame loop; a failure is reported by the caller.
-// The program first: its metadata gives the clip's expected sample rate.
+// Everything before the frame loop. The program first: its metadata gives
+// the clip's expected sample rate.
 Status prepare(silero_vad::WavAudio* audio) {
   Status status = g_model.open(silero_vad_model_pte, silero_vad_model_pte_size);
   if (!status.ok()) {

@@ -4,19 +4,11 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// The Ethos-U delegate's fast scratch, for programs compiled for one of
-// Vela's Dedicated_Sram memory modes (the Ethos-U65's default).
-//
-// In those modes the program and the arena stay in DDR and the NPU uses a
-// part of the SRAM as a cache (Vela's third region). ExecuTorch's Ethos-U
-// delegate (backends/arm/runtime/EthosUBackend.cpp) hands that region to the
-// driver from two weak C symbols, ethosu_fast_scratch and
-// ethosu_fast_scratch_size, which are null and 0 unless the application
-// defines them; ExecuTorch's own executor_runner defines them the same way.
-// In Shared_Sram and Sram_Only they must stay null, so this file defines them
-// only when the build gives SILERO_VAD_FAST_SCRATCH_BYTES (the cache size of
-// the memory mode, memory_placement.cmake). The linker scripts put section
-// .bss.ethosu_scratch in SRAM.
+// The Ethos-U delegate's fast scratch (Vela's SRAM cache region) for the
+// Dedicated_Sram memory modes: the delegate reads the weak C symbols
+// ethosu_fast_scratch(_size), which must stay undefined in the other modes,
+// so they are defined only when SILERO_VAD_FAST_SCRATCH_BYTES > 0
+// (memory_placement.cmake). The linker scripts put .bss.ethosu_scratch in SRAM.
 
 #include <cstddef>
 

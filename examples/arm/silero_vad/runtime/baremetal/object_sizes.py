@@ -3,16 +3,11 @@
 # LICENSE file in the root directory of this source tree.
 """Code and data size of the application's own objects, before linking.
 
-Reads the objects backends/arm/scripts/cross_compile_check.sh compiles (the runtime core
-and the bare-metal application for one CPU) with ``arm-none-eabi-size -A`` and adds up
-their sections as a linker map would: text (code, read-only data, unwind tables), data
-(initialised), bss (zeroed). Left out, because they are reported on their own: the
-baked program and clip (baked_*.o), the memory pools (sections input_data_sec and
-.bss.tensor_arena, sized from the program by pool_sizes.py), the NPU's fast scratch
-(.bss.ethosu_scratch, the memory mode's) and the Dedicated_Sram variant of
-npu_fast_scratch.cpp. ExecuTorch's libraries, the kernels and the Ethos-U driver are
-not ours and not here: the link with the user's ExecuTorch build adds them. Before
---gc-sections, so an upper bound of what the image keeps of these objects.
+Adds up the sections of cross_compile_check.sh's objects for one CPU (``size -A``) as a
+linker map would: text (code, read-only data, unwind tables), data, bss. Left out, as
+reported on their own: the baked program and clip, the pools, the fast scratch and the
+Dedicated_Sram variant of npu_fast_scratch.cpp; ExecuTorch is not ours. Before
+--gc-sections, so an upper bound.
 
     object_sizes.py build/cross/clang19-cortex-m85
 """
@@ -41,10 +36,6 @@ class ObjectSizes:
     bss: int
     objects: int
 
-    @property
-    def total(self) -> int:
-        return self.text + self.data + self.bss
-
 
 def _kind(section: str) -> str | None:
     """text, data, bss, or None for sections that are not the application's memory."""
@@ -60,8 +51,7 @@ def _kind(section: str) -> str | None:
 def size_tool() -> str:
     """arm-none-eabi-size, else llvm-size (both read Arm ELF objects)."""
     for name in ("arm-none-eabi-size", "llvm-size-19", "llvm-size"):
-        path = shutil.which(name)
-        if path:
+        if path := shutil.which(name):
             return path
     raise FileNotFoundError("neither arm-none-eabi-size nor llvm-size is installed")
 
@@ -78,16 +68,13 @@ def object_sizes(directory: Path) -> ObjectSizes:
             f"no objects in {directory}: run backends/arm/scripts/cross_compile_check.sh"
         )
     totals = {"text": 0, "data": 0, "bss": 0}
-    output = subprocess.run(
-        [size_tool(), "-A", *map(str, objects)], capture_output=True, text=True, check=True
-    ).stdout
-    for line in output.splitlines():
+    command = [size_tool(), "-A", *map(str, objects)]
+    for line in subprocess.run(
+        command, capture_output=True, text=True, check=True
+    ).stdout.splitlines():
         fields = line.split()
-        if len(fields) < 2 or not fields[1].isdigit():
-            continue
-        kind = _kind(fields[0])
-        if kind:
-            totals[kind] += int(fields[1])
+        if len(fields) >= 2 and fields[1].isdigit() and _kind(fields[0]):
+            totals[_kind(fields[0])] += int(fields[1])
     return ObjectSizes(objects=len(objects), **totals)
 
 

@@ -39,11 +39,9 @@ void halt() {
 // ExecuTorch platform layer overrides (its defaults are weak symbols).
 extern "C" {
 
-// ExecuTorch's own log lines go to stderr (UART0 as well) prefixed with
-// "LOG ". Only errors by default: a successful run must print nothing but
-// the protocol, which readers parse strictly. Build with
-// -DSILERO_VAD_VERBOSE_ET_LOG=1 to see every level while debugging.
-// newlib-nano's printf has no %zu: sizes are printed as unsigned long.
+// ExecuTorch's log lines to stderr (UART0) as "LOG ...": errors only, as a
+// good run prints nothing but the protocol, unless SILERO_VAD_VERBOSE_ET_LOG.
+// newlib-nano's printf has no %zu.
 void et_pal_emit_log_message(et_timestamp_t timestamp,
                              et_pal_log_level_t level,
                              const char* filename,
@@ -68,8 +66,7 @@ void et_pal_emit_log_message(et_timestamp_t timestamp,
   std::fflush(stderr);
 }
 
-// An ExecuTorch check failure still ends the protocol properly, so the FVP
-// stops on the 0x04 instead of running into its time limit.
+// Ends the protocol, so the FVP stops on the 0x04, not at its time limit.
 void et_pal_abort(void) {
   std::fputs("ERROR ExecuTorch aborted (see the LOG lines above)\n", stdout);
   std::fputc(silero_vad::kEndOfTransmission, stdout);

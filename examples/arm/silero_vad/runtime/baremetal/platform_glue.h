@@ -4,11 +4,9 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// The little the application needs from the board, kept apart from main.cpp.
-// Everything here is plain C/C++: the Ethos-U platform library
-// (ethosu_target_init) does the board bring-up before main() and retargets
-// stdout/stderr to UART0, so no SDK header is needed and the cross-compile
-// check covers this file too.
+// What the application needs from the board, in plain C++: the Ethos-U
+// platform library retargets stdout/stderr to UART0, so no SDK header is
+// needed and the cross-compile check covers this file.
 
 #pragma once
 
@@ -24,9 +22,7 @@ class UartSink final : public OutputSink {
   void flush() override;
 };
 
-// Stops the core after the run. The FVP has already shut down on the 0x04
-// byte when configured with uart0.shutdown_on_eot=1; on hardware the core
-// waits for interrupts forever.
+// Stops the core after the run (the FVP shuts down on the 0x04 already).
 [[noreturn]] void halt();
 
 }  // namespace baremetal

@@ -3,16 +3,9 @@
 # LICENSE file in the root directory of this source tree.
 
 # Corstone-300 (SSE-300): Cortex-M55 with an Ethos-U55 or an Ethos-U65.
-# Included by ../CMakeLists.txt (before project(), so TARGET_CPU reaches the
-# toolchain file) and by ../plan_memory.cmake.
-
 set(SILERO_VAD_BOARD_CPU cortex-m55)
 set(SILERO_VAD_BOARD_NPUS ethos-u55 ethos-u65)
-# Ethos-U SDK: core_platform/targets/<this> gives ethosu_target_init.
-set(SILERO_VAD_BOARD_PLATFORM_TARGET corstone-300)
-# ExecuTorch's linker script for the board, and where releases keep it.
+set(SILERO_VAD_BOARD_PLATFORM_TARGET corstone-300) # core_platform/targets/<this>
 set(SILERO_VAD_BOARD_LINKER_SCRIPT Corstone-300.ld)
-# SRAM behind the NPU's AXI0 port: 2 MiB at 0x31000000 (ExecuTorch's
-# Corstone-300.ld). Code runs from ITCM, data from DTCM, DDR at 0x70000000.
+# SRAM behind the NPU's AXI0 port: 2 MiB at 0x31000000 (ExecuTorch's Corstone-300.ld).
 set(SILERO_VAD_BOARD_SRAM_BYTES 0x200000)
-# The pools are sized from the program (../program_pools.cmake), not per board.
