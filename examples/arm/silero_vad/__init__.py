@@ -3,9 +3,5 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Silero VAD on Arm Ethos-U with ExecuTorch: the example (export, runtime, evaluation).
-
-Importing the package or its modules installs no logging or warning filter: the
-command-line entry points install theirs, for known third-party noise, when they run
-(``third_party_noise``).
-"""
+"""Silero VAD on Arm Ethos-U with ExecuTorch: export, runtime, evaluation. Importing it
+installs no logging or warning filter (the commands do, see ``third_party_noise``)."""

@@ -3,10 +3,8 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# The example's main job. Creates or reuses the virtualenv of the chosen executorch
-# release (--executorch VERSION, default 1.4.1; one requirements/executorch-VERSION.txt
-# each), then runs examples/arm/silero_vad/run_silero_vad.py with the other options
-# (--help lists them).
+# The example's main job: run_silero_vad.py (--help lists its options) in the virtualenv of
+# the executorch release --executorch VERSION names (requirements/executorch-VERSION.txt).
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 # shellcheck source=../../../backends/arm/scripts/python_env.sh
@@ -18,9 +16,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --executorch)
       [[ $# -ge 2 && -n "$2" ]] || { echo "ERROR run.sh: --executorch needs a version (e.g. 1.5.1)" >&2; exit 2; }
-      executorch="$2"
-      shift 2
-      ;;
+      executorch="$2"; shift 2 ;;
     --executorch=*) executorch="${1#*=}"; shift ;;
     -h | --help)
       cat <<USAGE
@@ -31,9 +27,7 @@ run.sh option (anywhere among the options of the job below):
                         called from a script that chose a release: that one)
 
 USAGE
-      args+=("$1")
-      shift
-      ;;
+      args+=("$1"); shift ;;
     --) args+=("$@"); break ;;
     *) args+=("$1"); shift ;;
   esac

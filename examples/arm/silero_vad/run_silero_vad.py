@@ -5,20 +5,16 @@
 
 """The example's main job (run through ``examples/arm/silero_vad/run.sh``).
 
-export -> device twin -> accuracy -> report. Exports the stateful quantized Silero VAD for
-Ethos-U (or the host CPU) from calibration clips; for Ethos-U targets runs the device
-twin (the compiled TOSA graph on the TOSA reference model, see
-``verification/device_twin.py``) on the validation clips; measures the twin against the
-quantized program and the float model (``verification/accuracy.py``); and writes to the
-output directory ``report.json`` (with an ``accuracy`` section), ``report.md`` and one
-plot per clip (``plots/<clip>.png``). Prints the accuracy table.
+export -> device twin -> accuracy -> report: exports the stateful quantized Silero VAD for
+Ethos-U (or the host CPU) from the calibration clips, runs the device twin
+(``verification/device_twin.py``) on the validation clips for Ethos-U targets, measures it
+against the quantized program and the float model, also under recording conditions, and
+writes ``report.json``, ``report.md`` and ``plots/<clip>.png`` to the output directory.
 """
 
 from __future__ import annotations
 
-if __name__ == "__main__":
-    # Run as a command: before torch loads, hide the known third-party messages that are
-    # not about this run. Only here: importing this module installs nothing.
+if __name__ == "__main__":  # a command hides known third-party noise before torch loads
     from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
 
     silence_known_third_party_noise()
@@ -65,6 +61,7 @@ from examples.arm.silero_vad.verification.accuracy import (
     ClipProbabilities,
     accuracy_report,
 )
+from examples.arm.silero_vad.verification.cli import exit_on_errors
 from examples.arm.silero_vad.verification.compare_vad_probs import (
     DEFAULT_THRESHOLD,
     ComparisonError,
@@ -105,71 +102,48 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "run the device twin on the validation clips and report its accuracy against the "
         "quantized program and the float model (report.json, report.md, plots/).",
     )
-    parser.add_argument(
-        "--calibration-wav",
-        action="append",
-        type=Path,
-        help="calibration audio (repeatable; default: data/calibration/*.wav)",
-    )
-    parser.add_argument(
-        "--validation-wav",
-        action="append",
-        type=Path,
-        help="validation audio, any format soundfile reads, resampled to --sample-rate mono "
-        "(repeatable; default: data/validation/*.wav, or data/validation_8k/*.wav at 8 kHz)",
-    )
-    parser.add_argument(
+    add = parser.add_argument
+    for kind in ("calibration", "validation"):
+        where = f"data/{kind}/*.wav, data/{kind}_8k/*.wav at 8 kHz"
+        add(f"--{kind}-wav", action="append", type=Path, help=f"repeatable (default: {where})")
+    add(
         "--sample-rate",
         type=int,
         choices=SAMPLE_RATES,
         default=DEFAULT_SAMPLE_RATE,
-        help="which of Silero's two models to export: 16000 (512-sample frames) or 8000 "
-        f"(256-sample frames, telephone band) (default: {DEFAULT_SAMPLE_RATE})",
+        help="16000 (512-sample frames) or 8000 (256, telephone band) (default: %(default)s)",
     )
     families = ", ".join(f"{'/'.join(t)}" for t in ETHOS_U_TARGETS.values())
-    parser.add_argument(
+    add(
         "--target",
         default=DEFAULT_NPU_TARGET,
         choices=all_targets(),
         metavar="TARGET",
-        help=f"an Ethos-U configuration ({families}), or '{CPU_TARGET}' for the host runtime "
-        f"(no device twin then) (default: {DEFAULT_NPU_TARGET})",
+        help=f"Ethos-U ({families}) or {CPU_TARGET} (no device twin) (default: %(default)s)",
     )
-    parser.add_argument(
-        "--system-config",
-        help="Vela system config from Arm/vela.ini (default: the one executorch's "
-        "EthosUCompileSpec picks for the target)",
-    )
-    parser.add_argument(
-        "--memory-mode",
-        help="Vela memory mode from Arm/vela.ini (default: the one executorch's "
-        "EthosUCompileSpec picks for the target)",
-    )
-    parser.add_argument(
+    for option in ("--system-config", "--memory-mode"):
+        add(option, help="from Arm/vela.ini (default: EthosUCompileSpec's for the target)")
+    add(
         "--input",
         dest="audio_input",
         choices=AUDIO_INPUTS,
         default=DEFAULT_AUDIO_INPUT,
-        help="the program's audio input: int16 PCM frames (default; the NPU rescales them, "
-        "the CPU converts nothing) or float32 audio (the CPU quantizes it)",
+        help="the program's audio input: int16 PCM frames or float32 audio (default: %(default)s)",
     )
-    parser.add_argument(
+    add(
         "--threshold",
         type=probability_arg,
         default=DEFAULT_THRESHOLD,
-        help="speech decision threshold for counting flips in the accuracy report "
-        f"(default: {DEFAULT_THRESHOLD}); segments always use silero-vad's defaults",
+        help="speech threshold for flips; segments use silero-vad's own (default: %(default)s)",
     )
-    parser.add_argument(
+    add(
         "--conditions",
         type=_conditions,
         default=expand_conditions(["all"]),
-        help="recording conditions to measure the validation clips under, comma-separated: "
-        "conditions or sets of them (levels: the -40..+20 dB sweep; recording: quiet, "
-        "clipped, noisy, telephone; all), or 'none' (default: all; "
-        f"one of {', '.join(condition_choices())})",
+        help="comma-separated recording conditions or sets, or 'none' (default: all; one of "
+        f"{', '.join(condition_choices())})",
     )
-    parser.add_argument("--output-dir", type=Path, default=Path("out/silero_vad"))
+    add("--output-dir", type=Path, default=Path("out/silero_vad"))
     return parser.parse_args(argv)
 
 
@@ -211,11 +185,8 @@ def default_clips(kind: str, sample_rate: int) -> list[Path]:
 
 @contextlib.contextmanager
 def native_stdout_to(path: Path) -> Iterator[None]:
-    """Sends what native code prints on file descriptor 1 to ``path`` while the block runs.
-
-    The TOSA reference model prints a serializer-version warning on every run, one line
-    per frame; that would bury the job's own output.
-    """
+    """Sends what native code prints on file descriptor 1 to ``path`` while the block runs:
+    the TOSA reference model's per-frame warning would bury the job's own output."""
     sys.stdout.flush()
     path.parent.mkdir(parents=True, exist_ok=True)
     libc = ctypes.CDLL(None)
@@ -232,32 +203,6 @@ def native_stdout_to(path: Path) -> Iterator[None]:
         os.close(saved)
 
 
-def run_device_twin(result: ExportResult, output_dir: Path) -> tuple[dict[str, TwinStream], float]:
-    """What the twin saw per clip (also written to ``twin/``) and the seconds it took."""
-    start = time.monotonic()
-    twin_dir = output_dir / "twin"
-    twin_dir.mkdir(parents=True, exist_ok=True)
-    with native_stdout_to(twin_dir / TOSA_REFERENCE_OUTPUT):
-        streams = run_twin(
-            tosa_path(output_dir), result.pte_path, result.validation_streams, output_dir
-        )
-    return streams, time.monotonic() - start
-
-
-def saturation_warnings(twin: dict[str, TwinStream]) -> list[str]:
-    """One line per clip on which the twin saw the state on its integer rail."""
-    lines = []
-    for name, stream in twin.items():
-        h_frames, c_frames = stream.saturated_frames
-        if h_frames or c_frames:
-            lines.append(
-                f"{name}: the state saturated (h on {h_frames} frame(s), c on {c_frames}): "
-                "this audio drives the LSTM beyond the calibrated range; calibrate with "
-                "audio like it"
-            )
-    return lines
-
-
 def clip_probabilities(
     stream: AudioStream, output_dir: Path, twin: dict[str, TwinStream] | None
 ) -> ClipProbabilities:
@@ -265,28 +210,19 @@ def clip_probabilities(
     float_model = read_probabilities(reference_path(output_dir, stream.name, "float"))
     quantized = read_probabilities(reference_path(output_dir, stream.name, "quantized"))
     if twin is None:
-        return ClipProbabilities(
-            stream.name, stream.num_samples, float_model, quantized, None, stream.sample_rate
-        )
+        actual, quantized = quantized, None
+    else:
+        actual = twin[stream.name].probabilities
     return ClipProbabilities(
-        stream.name,
-        stream.num_samples,
-        float_model,
-        twin[stream.name].probabilities,
-        quantized,
-        stream.sample_rate,
+        stream.name, stream.num_samples, float_model, actual, quantized, stream.sample_rate
     )
 
 
 def write_plots(
-    streams: list[AudioStream],
-    clips: list[ClipProbabilities],
-    accuracy: dict,
-    output_dir: Path,
+    streams: list[AudioStream], clips: list[ClipProbabilities], accuracy: dict, output_dir: Path
 ) -> dict[str, Path]:
     """``plots/<clip>.png`` for every clip; returns the paths by clip name."""
     actual = accuracy["actual"]
-    label = "NPU twin" if actual == "npu" else "quantized"
     paths = {}
     for stream, clip in zip(streams, clips, strict=True):
         entry = accuracy["clips"][clip.name]
@@ -304,7 +240,7 @@ def write_plots(
             segments["float"],
             segments[actual],
             accuracy["threshold"],
-            actual_label=label,
+            actual_label="NPU twin" if actual == NPU else "quantized",
             sample_rate=stream.sample_rate,
         )
     return paths
@@ -349,73 +285,72 @@ def _export_summary(result: ExportResult) -> str:
     return line
 
 
+@exit_on_errors(UsageError, AudioError, TwinError, ComparisonError)
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = parse_args(argv)
     output_dir: Path = args.output_dir
     on_npu = args.target != CPU_TARGET
-    try:
-        check_target_options(args.target, args.system_config, args.memory_mode)
-        options = ExportOptions(
-            calibration_wavs=args.calibration_wav or default_clips("calibration", args.sample_rate),
-            validation_wavs=args.validation_wav or default_clips("validation", args.sample_rate),
-            output_dir=output_dir,
-            target=args.target,
-            system_config=args.system_config,
-            memory_mode=args.memory_mode,
-            sample_rate=args.sample_rate,
-            audio_input=args.audio_input,
-        )
-        vela = options.vela_settings()
-        where = f", {vela.system_config}, {vela.memory_mode}" if vela else ""
+    check_target_options(args.target, args.system_config, args.memory_mode)
+    options = ExportOptions(
+        calibration_wavs=args.calibration_wav or default_clips("calibration", args.sample_rate),
+        validation_wavs=args.validation_wav or default_clips("validation", args.sample_rate),
+        output_dir=output_dir,
+        target=args.target,
+        system_config=args.system_config,
+        memory_mode=args.memory_mode,
+        sample_rate=args.sample_rate,
+        audio_input=args.audio_input,
+    )
+    vela = options.vela_settings()
+    where = f", {vela.system_config}, {vela.memory_mode}" if vela else ""
+    print(
+        f"exporting the {args.sample_rate} Hz model for {args.target}{where} "
+        f"(calibration: {len(options.calibration_wavs)} clip(s), validation: "
+        f"{len(options.validation_wavs)}) ...",
+        flush=True,
+    )
+    result = export_silero_vad(options)
+    print(_export_summary(result), flush=True)
+    streams = result.validation_streams
+    frames = sum(stream.num_frames for stream in streams)
+
+    twin = None
+    if on_npu:
+        print(f"device twin: {frames} frames on the TOSA reference model ...", flush=True)
+        start = time.monotonic()
+        with native_stdout_to(output_dir / "twin" / TOSA_REFERENCE_OUTPUT):
+            twin = run_twin(tosa_path(output_dir), result.pte_path, streams, output_dir)
+        print(f"device twin: done in {time.monotonic() - start:.1f} s -> {output_dir / 'twin'}")
+        for name, stream in twin.items():
+            h_frames, c_frames = stream.saturated_frames
+            if h_frames or c_frames:
+                print(
+                    f"WARNING {name}: the state saturated (h on {h_frames} frame(s), c on "
+                    f"{c_frames}): this audio drives the LSTM beyond the calibrated range; "
+                    "calibrate with audio like it",
+                    flush=True,
+                )
+    else:
         print(
-            f"exporting the {args.sample_rate} Hz model for {args.target}{where} "
-            f"(calibration: {len(options.calibration_wavs)} clip(s), validation: "
-            f"{len(options.validation_wavs)}) ...",
+            f"target {CPU_TARGET}: no device twin (it emulates the NPU delegate); "
+            "accuracy is the quantized program's against the float model"
+        )
+
+    clips = [clip_probabilities(stream, output_dir, twin) for stream in streams]
+    accuracy = accuracy_report(clips, threshold=args.threshold)
+    report = result.report | {"accuracy": accuracy}
+    if args.conditions:
+        print(
+            f"recording conditions: {', '.join(args.conditions)} "
+            f"({frames * len(args.conditions)} frames) ...",
             flush=True,
         )
-        result = export_silero_vad(options)
-        print(_export_summary(result), flush=True)
-
-        twin = None
-        if on_npu:
-            frames = sum(stream.num_frames for stream in result.validation_streams)
-            print(f"device twin: {frames} frames on the TOSA reference model ...", flush=True)
-            twin, seconds = run_device_twin(result, output_dir)
-            print(f"device twin: done in {seconds:.1f} s -> {output_dir / 'twin'}")
-            for line in saturation_warnings(twin):
-                print(f"WARNING {line}", flush=True)
-        else:
-            print(
-                f"target {CPU_TARGET}: no device twin (it emulates the NPU delegate); "
-                "accuracy is the quantized program's against the float model"
-            )
-
-        streams = result.validation_streams
-        clips = [clip_probabilities(stream, output_dir, twin) for stream in streams]
-        accuracy = accuracy_report(clips, threshold=args.threshold)
-        conditions = {}
-        if args.conditions:
-            frames = sum(stream.num_frames for stream in streams) * len(args.conditions)
-            print(
-                f"recording conditions: {', '.join(args.conditions)} ({frames} frames) ...",
-                flush=True,
-            )
-            conditions = conditions_report(
-                args.conditions,
-                streams,
-                result.float_model,
-                device_runner(result, output_dir, on_npu),
-                NPU if on_npu else QUANTIZED,
-                args.threshold,
-            )
-    except (UsageError, AudioError, TwinError, ComparisonError) as error:
-        print(f"ERROR {error}", file=sys.stderr)
-        return 2
-
-    report = result.report | {"accuracy": accuracy}
-    if conditions:
-        report["conditions"] = conditions
+        run = device_runner(result, output_dir, on_npu)
+        side = NPU if on_npu else QUANTIZED
+        report["conditions"] = conditions_report(
+            args.conditions, streams, result.float_model, run, side, args.threshold
+        )
     if twin is not None:
         report["state_saturation"] = {
             name: {"h_frames": stream.saturated_frames[0], "c_frames": stream.saturated_frames[1]}
@@ -426,9 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     markdown = write_report_markdown(output_dir, report, plots)
     print()
     print(accuracy_table(accuracy))
-    if conditions:
+    if "conditions" in report:
         print()
-        print(conditions_table(accuracy, conditions))
+        print(conditions_table(accuracy, report["conditions"]))
     print()
     print(
         f"wrote {result.pte_path}, {output_dir / 'report.json'}, {markdown} "

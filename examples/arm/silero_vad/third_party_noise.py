@@ -3,25 +3,13 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Silences the third-party messages every run prints that are not about this run.
+"""Silences the known, harmless third-party messages every run prints, each by its own text.
 
-With the pinned torch, torchao and executorch, each import and export prints lines that
-look like failures to a newcomer but are known and harmless:
-
-- torchao logs ``Failed to load .../torchao/_C_mxfp8...so`` (and ``_C_cutlass...``): its
-  optional CUDA kernels, which a CPU machine cannot load and this example never uses;
-- torch's pytree logs ``<enum ...> is an Enum subclass and is now natively supported``
-  when torchao registers its enums;
-- torch warns ``isinstance(treespec, LeafSpec) is deprecated`` (FutureWarning) from
-  inside export and pickling;
-- torch.fx warns ``erase_node(...) on an already erased node`` (UserWarning) from inside
-  the Arm backend's passes.
-
-Each is matched by its own message (a logging filter or a warnings filter), so every
-other warning of the same libraries still shows. The command-line entry points install
-them when run as a command (``if __name__ == "__main__"`` at their top, before anything
-imports torch): a program that imports the example's modules keeps its own logging and
-warning settings.
+torchao's ``Failed to load ..._C_*.so`` (optional CUDA kernels), torch pytree's ``Enum
+subclass ... natively supported``, torch's ``isinstance(treespec, LeafSpec)`` FutureWarning
+and torch.fx's ``erase_node ... already erased`` UserWarning look like failures to a
+newcomer; every other message still shows. Only the commands install the filters, before
+torch loads: a program importing the example keeps its own settings.
 """
 
 from __future__ import annotations

@@ -3,33 +3,12 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Accuracy of the deployed VAD, per clip and over all clips.
+"""Accuracy of the deployed VAD, per clip and pooled over all clips.
 
-Two questions, two references. *Is the device running the program we exported?* The
-device's probabilities (today the device twin's) against the quantized program's on the
-host: anything but zero error is a runtime or lowering bug. *How much does int8 cost?*
-The device against the float model, as probabilities (errors, threshold-decision flips)
-and as what a user consumes, speech segments (speech-time F1, boundary error).
-
-Segment metrics, against the float model's segments as ground truth:
-
-- ``f1``: speech-time F1 at sample level. With ``R`` the float segments' samples and
-  ``P`` the device's, ``F1 = 2 |R & P| / (|R| + |P|)``, the harmonic mean of precision
-  ``|R & P| / |P|`` and recall ``|R & P| / |R|``. Both empty: 1.0 (they agree there is no
-  speech); exactly one empty: 0.0. ``overall`` pools the sample counts of all clips, so
-  long clips weigh more.
-- ``boundary_ms``: every float segment's start is matched to the nearest device segment
-  start and every end to the nearest device end (one device boundary may serve several
-  float boundaries: a split or merged segment then shows as a large error, not as a
-  missing match); the mean absolute distance in milliseconds. ``None`` when either side
-  has no segment (nothing to match; F1 already says 0.0 or 1.0). ``overall`` is the mean
-  over all matched boundaries of all clips.
-
-Probability metrics come from ``compare_vad_probs.compare_probabilities``, so the report
-and the command-line gate measure the same way; ``overall`` pools all frames of all clips.
-Against the float model, flips are also counted where float Silero was confident (more
-than ``CONFIDENCE_MARGIN`` from the threshold): near the threshold float itself tips
-under a 1-LSB dither of its input, so plain flips over-state the harm on quiet audio.
+Against the quantized program: does the device run what we exported? Against the float
+model: what does quantization cost, as probabilities (``compare_vad_probs``) and as speech
+segments, what a user consumes: ``f1`` (sample-level speech-time F1; both empty: 1.0) and
+``boundary_ms`` (mean distance from each float start/end to the nearest device one).
 """
 
 from __future__ import annotations
@@ -50,18 +29,17 @@ from examples.arm.silero_vad.verification.compare_vad_probs import (
 
 Segment = tuple[int, int]
 
-# Name of the evaluated side in the report: the device (twin) for NPU targets, the
-# quantized program itself for the cpu target (there is no twin to compare it with).
+# The evaluated side: the device (twin) for NPU targets, the quantized program for cpu.
 NPU = "npu"
 QUANTIZED = "quantized"
 
 
 @dataclass(frozen=True)
 class ClipProbabilities:
-    """One clip's per-frame probabilities from the three sources that are compared."""
+    """One clip's per-frame probabilities from the sources that are compared."""
 
     name: str
-    num_samples: int  # audio length: the segmenter's end-of-stream rule needs it
+    num_samples: int  # the segmenter's end-of-stream rule needs it
     float_model: np.ndarray
     actual: np.ndarray  # device twin, or the quantized program for the cpu target
     quantized: np.ndarray | None = None  # None when ``actual`` is the quantized program
@@ -111,10 +89,7 @@ def segment_f1(reference: Sequence[Segment], predicted: Sequence[Segment]) -> fl
 
 
 def boundary_errors(reference: Sequence[Segment], predicted: Sequence[Segment]) -> list[int]:
-    """Per reference boundary, the distance in samples to the nearest predicted one of its kind.
-
-    Starts are matched to starts and ends to ends; empty when either side has no segment.
-    """
+    """Per reference start (end), the samples to the nearest predicted start (end)."""
     if not reference or not predicted:
         return []
     starts = np.array([start for start, _ in predicted])
@@ -137,45 +112,31 @@ def boundary_ms(
     predicted: Sequence[Segment],
     sample_rate: int = DEFAULT_SAMPLE_RATE,
 ) -> float | None:
-    """Mean boundary error in ms (see the module docstring); None without boundaries."""
+    """Mean boundary error in ms; None without boundaries."""
     return _mean_ms(boundary_errors(reference, predicted), sample_rate)
 
 
 def _errors(comparison: Comparison) -> dict:
-    return {
-        "max_abs": comparison.max_abs,
-        "mean_abs": comparison.mean_abs,
-        "flips": comparison.flips,
+    return {key: getattr(comparison, key) for key in ("max_abs", "mean_abs", "flips")}
+
+
+def _probability_figures(clip: ClipProbabilities, actual: str, threshold: float) -> dict:
+    """Frames and the errors of ``clip.actual`` against float (and the quantized program)."""
+
+    def compare(reference: np.ndarray, kind: str) -> Comparison:
+        names = f"{clip.name} ({actual})", f"{clip.name} ({kind})"
+        return compare_probabilities(clip.actual, reference, threshold, *names)
+
+    vs_float = compare(clip.float_model, "float model")
+    figures: dict = {"frames": vs_float.frames}
+    if clip.quantized is not None:
+        figures["vs_quantized"] = _errors(compare(clip.quantized, QUANTIZED))
+    figures["vs_float"] = _errors(vs_float) | {
+        "flips_pct": 100.0 * vs_float.flips / vs_float.frames,
+        "confident_flips": vs_float.confident_flips,
+        "confident_flips_pct": 100.0 * vs_float.confident_flips / vs_float.frames,
     }
-
-
-def _vs_float(comparison: Comparison) -> dict:
-    return _errors(comparison) | {
-        "flips_pct": 100.0 * comparison.flips / comparison.frames,
-        "confident_flips": comparison.confident_flips,
-        "confident_flips_pct": 100.0 * comparison.confident_flips / comparison.frames,
-    }
-
-
-def _compare(
-    clip: ClipProbabilities, reference: np.ndarray, kind: str, threshold: float, actual: str
-) -> Comparison:
-    return compare_probabilities(
-        clip.actual,
-        reference,
-        threshold,
-        actual_name=f"{clip.name} ({actual})",
-        reference_name=f"{clip.name} ({kind})",
-    )
-
-
-def segmenter_settings(config: SegmenterConfig) -> dict:
-    """The segmenter's parameters for the report, JSON-safe: no limit is None, not inf."""
-    settings = asdict(config) | {"neg_threshold": config.exit_threshold}
-    return {
-        key: None if isinstance(value, float) and math.isinf(value) else value
-        for key, value in settings.items()
-    }
+    return figures
 
 
 def accuracy_report(
@@ -184,25 +145,11 @@ def accuracy_report(
     config: SegmenterConfig | None = None,
     actual: str | None = None,
 ) -> dict:
-    """The ``accuracy`` section of ``report.json``: per clip and ``overall``.
+    """The ``accuracy`` section of ``report.json``: ``clips`` and pooled ``overall``.
 
-    Layout (``<actual>`` is ``npu`` when a device's probabilities were given, else
-    ``quantized``)::
-
-        {"threshold": t, "sample_rate": r, "actual": "npu", "segmenter": {...},
-         "clips": {name: {"frames", "vs_quantized": {max_abs, mean_abs, flips},
-                          "vs_float": {max_abs, mean_abs, flips, flips_pct,
-                                       confident_flips, confident_flips_pct},
-                          "segments": {"float": [[start, end], ...], "<actual>": [...],
-                                       "f1", "boundary_ms"}}},
-         "overall": {"frames", "vs_quantized", "vs_float",
-                     "segments": {"f1", "min_f1", "boundary_ms"}}}
-
-    ``min_f1`` is the lowest clip's F1 (one badly cut clip is what a user notices; the
-    pooled F1 hides it). ``vs_quantized`` is left out when there is no device (cpu target) or
-    when ``actual`` is given (conditions: the device against float only). Segments are in
-    samples at the clips' sample rate, from the silero-vad segmenter with ``config``
-    (default: silero's defaults), independent of ``threshold``, which only counts flips.
+    Each has ``frames``, ``vs_float``, ``vs_quantized`` (given the quantized program's
+    probabilities) and ``segments`` (silero-vad's segmenter with ``config``, in samples;
+    ``overall`` adds ``min_f1``, the lowest clip's). ``threshold`` only counts flips.
     """
     if not clips:
         raise ValueError("accuracy_report needs at least one clip")
@@ -223,15 +170,7 @@ def accuracy_report(
     for clip in clips:
         if clip.name in per_clip:
             raise ValueError(f"two clips are named {clip.name}")
-        entry: dict = {}
-        vs_float = _compare(clip, clip.float_model, "float model", threshold, actual_key)
-        entry["frames"] = vs_float.frames
-        if with_device:
-            entry["vs_quantized"] = _errors(
-                _compare(clip, clip.quantized, QUANTIZED, threshold, actual_key)
-            )
-        entry["vs_float"] = _vs_float(vs_float)
-
+        entry = _probability_figures(clip, actual_key, threshold)
         reference = speech_segments(clip.float_model, clip.num_samples, config, sample_rate)
         predicted = speech_segments(clip.actual, clip.num_samples, config, sample_rate)
         errors = boundary_errors(reference, predicted)
@@ -254,23 +193,21 @@ def accuracy_report(
         actual=np.concatenate([clip.actual for clip in clips]),
         quantized=np.concatenate([clip.quantized for clip in clips]) if with_device else None,
     )
-    overall_float = _compare(pooled, pooled.float_model, "float model", threshold, actual_key)
-    overall: dict = {"frames": overall_float.frames}
-    if with_device:
-        overall["vs_quantized"] = _errors(
-            _compare(pooled, pooled.quantized, QUANTIZED, threshold, actual_key)
-        )
-    overall["vs_float"] = _vs_float(overall_float)
+    overall = _probability_figures(pooled, actual_key, threshold)
     overall["segments"] = {
         "f1": _f1(overlap, reference_total, predicted_total),
         "min_f1": min(entry["segments"]["f1"] for entry in per_clip.values()),
         "boundary_ms": _mean_ms(all_boundary_errors, sample_rate),
     }
+    settings = asdict(config) | {"neg_threshold": config.exit_threshold}
     return {
         "threshold": threshold,
         "sample_rate": sample_rate,
         "actual": actual_key,
-        "segmenter": segmenter_settings(config),
+        # JSON-safe: no limit is None, not inf
+        "segmenter": {
+            k: None if isinstance(v, float) and math.isinf(v) else v for k, v in settings.items()
+        },
         "clips": per_clip,
         "overall": overall,
     }

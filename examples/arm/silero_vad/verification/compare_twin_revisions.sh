@@ -3,24 +3,23 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Says whether a change kept the device twin's probabilities: exports the default at
-# REVISION (a git worktree) and at the working tree, for each target and sample rate
-# asked for, runs the device twin on the committed validation clips and compares every
-# clip's twin/<clip>.bin byte for byte. Both sides run on this machine with this
-# virtualenv, so only the code differs.
+# Says whether a change kept the device twin's probabilities: runs the main job
+# (--conditions none) at REVISION (a git worktree) and at the working tree, with this
+# virtualenv, per TARGET:RATE case, and compares every clip's twin/<clip>.bin byte for byte
+# (compare_vad_probs says how a differing one differs).
 #
 #   examples/arm/silero_vad/verification/compare_twin_revisions.sh REVISION \
 #       [--case TARGET:RATE ...] [--work-dir DIR]
 #
 # Default cases: ethos-u85-256:16000 ethos-u55-128:16000 ethos-u65-256:16000
-# ethos-u85-256:8000 ethos-u55-128:8000. Exit 0: identical everywhere; 1: a clip differs
-# (named, with its largest difference); 2: usage or a failed export.
+# ethos-u85-256:8000 ethos-u55-128:8000. Exit 0: identical everywhere; 1: a clip differs;
+# 2: usage or a failed export.
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." && pwd)"
 # shellcheck source=../../../../backends/arm/scripts/python_env.sh
 source "${repo_root}/backends/arm/scripts/python_env.sh"
 
-usage() { sed -n '6,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '6,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 [[ $# -ge 1 && "$1" != -h && "$1" != --help ]] || { usage; [[ $# -ge 1 ]]; exit $?; }
 revision="$1"
 shift
@@ -58,29 +57,25 @@ for case in "${cases[@]}"; do
       --sample-rate "${rate}" --conditions none --output-dir "${out}" > "${out}.log" 2>&1) ||
       { echo "ERROR compare_twin_revisions.sh: the ${side} export failed: ${out}.log" >&2; exit 2; }
   done
-  python - "${work_dir}/${target}_${rate}" "${case}" << 'PY' || status=1
-import sys
-from pathlib import Path
-
-import numpy as np
-
-root, case = Path(sys.argv[1]), sys.argv[2]
-before = sorted((root / "before" / "twin").glob("*.bin"))
-after = {path.name: path for path in (root / "after" / "twin").glob("*.bin")}
-if not before or sorted(after) != [path.name for path in before]:
-    sys.exit(f"{case}: different clips: {[p.name for p in before]} vs {sorted(after)}")
-differ = 0
-for path in before:
-    old, new = path.read_bytes(), after[path.name].read_bytes()
-    if old == new:
-        print(f"{case} {path.stem}: identical ({len(old) // 4} frames)")
-        continue
-    differ += 1
-    a, b = np.frombuffer(old, "<f4"), np.frombuffer(new, "<f4")
-    detail = f"max abs {np.abs(a - b).max():.3g}" if a.size == b.size else f"{a.size} vs {b.size} frames"
-    print(f"{case} {path.stem}: DIFFERENT ({detail})")
-sys.exit(1 if differ else 0)
-PY
+  root="${work_dir}/${target}_${rate}"
+  clips="$(cd "${root}/before/twin" && ls -- *.bin 2> /dev/null || true)"
+  if [[ -z "${clips}" || "${clips}" != "$(cd "${root}/after/twin" && ls -- *.bin 2> /dev/null || true)" ]]; then
+    echo "${case}: different clips in ${root}/before/twin and ${root}/after/twin" >&2
+    status=1
+    continue
+  fi
+  for clip in ${clips}; do
+    before="${root}/before/twin/${clip}"
+    after="${root}/after/twin/${clip}"
+    if cmp -s "${before}" "${after}"; then
+      echo "${case} ${clip%.bin}: identical ($(($(stat -c %s "${before}") / 4)) frames)"
+    else
+      status=1
+      detail="$(cd "${repo_root}" && python -m examples.arm.silero_vad.verification.compare_vad_probs \
+        "${after}" "${before}" 2>&1 | head -n 1 || true)"
+      echo "${case} ${clip%.bin}: DIFFERENT (${detail})"
+    fi
+  done
 done
 [[ ${status} -eq 0 ]] && echo "identical: every clip of every case" || echo "DIFFERENT: see above"
 exit "${status}"

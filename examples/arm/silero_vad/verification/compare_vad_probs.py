@@ -5,26 +5,14 @@
 
 """Compares a run's speech probabilities with a reference, frame by frame, with a verdict.
 
-The device (FVP, board, host runner or device twin) prints a serial log; the export writes
-reference probabilities as float32 little-endian ``.bin`` files. This tool reads either
-form for ACTUAL and a ``.bin`` for REFERENCE, reports the frame count, the maximum and
-mean absolute error and the threshold-decision mismatches ("flips": frames where
-``actual >= threshold`` and ``reference >= threshold`` disagree, which is what a user of
-the VAD sees; "confident flips" are those where the reference is more than
-``CONFIDENCE_MARGIN`` (0.1) away from the threshold, so not a near-tie that any
-perturbation tips), and fails when a given limit is exceeded::
+ACTUAL is a serial log (``serial_protocol.py``) or, named ``*.bin``, float32 little-endian
+values, one per frame; REFERENCE is a ``.bin``. Reports max and mean absolute error and
+flips (frames whose decision ``p >= threshold`` differs), of them the confident ones::
 
-    python -m examples.arm.silero_vad.verification.compare_vad_probs \\
-        out/silero_vad/twin/val_fr_male_pink8.log \\
-        out/silero_vad/reference/val_fr_male_pink8.quantized.bin --max-abs 0 --max-flips 0
+    python -m examples.arm.silero_vad.verification.compare_vad_probs DEVICE.log \\
+        out/silero_vad/reference/CLIP.quantized.bin --max-abs 0 --max-flips 0
 
-Format detection is by file name: a path ending in ``.bin`` is float32 little-endian (one
-value per frame, no header); anything else is a serial log (the protocol of
-``serial_protocol.py``). A log prints probabilities with 6 decimals, so a log compared with
-the ``.bin`` it was made from differs by up to 5.3e-7 (rounding, then float32).
-
-Exit status: 0 within the limits, 1 a limit exceeded, 2 unusable input (missing file,
-non-finite value, frame-count mismatch, truncated or garbled log).
+Exit status: 0 within the limits, 1 a limit exceeded, 2 unusable input.
 """
 
 from __future__ import annotations
@@ -32,19 +20,18 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from examples.arm.silero_vad.verification.cli import exit_on_errors
 from examples.arm.silero_vad.verification.serial_protocol import ProtocolError, parse_protocol
 
 DEFAULT_THRESHOLD = 0.5
-# A flip where the reference is further than this from the threshold is "confident": the
-# reference was sure, so the flip is an error of the device, not a near-tie (float Silero
-# itself tips near-ties under a 1-LSB dither of its input).
+# Float Silero itself tips near-ties under a 1-LSB dither of its input: a flip further
+# than this from the threshold is an error of the device.
 CONFIDENCE_MARGIN = 0.1
-FLOAT32_BYTES = 4
 _LOG_KEYWORDS = (b"PROB ", b"SEGMENT ", b"DONE ", b"ERROR ")
 
 
@@ -63,11 +50,7 @@ class Comparison:
     threshold: float
     worst_frame: int  # index of the largest absolute error (first one on ties)
     first_flip: int | None  # index of the first decision mismatch, None without flips
-    # Flips where the reference lies more than CONFIDENCE_MARGIN from the threshold.
-    confident_flips: int = 0
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+    confident_flips: int = 0  # flips where the reference is beyond CONFIDENCE_MARGIN
 
 
 def _check_finite(values: np.ndarray, what: str) -> None:
@@ -86,13 +69,8 @@ def compare_probabilities(
     actual_name: str = "actual",
     reference_name: str = "reference",
 ) -> Comparison:
-    """Errors and decision flips of ``actual`` against ``reference``.
-
-    A pure function (no I/O) so that the accuracy report and the CLI measure the same
-    way. Differences are computed in float64 so that a float32 round-trip is exact.
-    Raises ComparisonError for non-finite values or different frame counts, because
-    either one makes every figure meaningless.
-    """
+    """Errors and decision flips of ``actual`` against ``reference``, in float64 (a float32
+    round-trip is exact); the accuracy report and the CLI both measure with it."""
     actual = np.asarray(actual, dtype=np.float64).reshape(-1)
     reference = np.asarray(reference, dtype=np.float64).reshape(-1)
     _check_finite(actual, actual_name)
@@ -126,10 +104,7 @@ def check_limits(
     mean_abs: float | None = None,
     max_flips: int | None = None,
 ) -> None:
-    """Raises AssertionError listing every exceeded limit; a limit of None is not checked.
-
-    Limits are inclusive: ``max_flips=N`` accepts exactly N flips.
-    """
+    """Raises AssertionError listing every exceeded limit (inclusive; None: unchecked)."""
     failures = []
     if max_abs is not None and comparison.max_abs > max_abs:
         failures.append(
@@ -149,12 +124,19 @@ def check_limits(
         )
 
 
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise ComparisonError(f"{path}: cannot read ({error.strerror})") from None
+
+
 def read_bin(path: Path) -> np.ndarray:
     """A float32 little-endian ``.bin``: checks it is whole, non-empty and finite."""
     data = _read_bytes(path)
     if data.startswith(_LOG_KEYWORDS):
         raise ComparisonError(f"{path}: looks like a serial log, but .bin means float32 data")
-    if len(data) % FLOAT32_BYTES:
+    if len(data) % 4:
         raise ComparisonError(
             f"{path}: {len(data)} bytes is not a whole number of float32 values (truncated?)"
         )
@@ -168,7 +150,10 @@ def read_bin(path: Path) -> np.ndarray:
 def read_log(path: Path) -> np.ndarray:
     """The probabilities of a serial log (every line is checked by the protocol parser)."""
     data = _read_bytes(path)
-    if _looks_binary(data):
+    # Binary: more than a tenth of the first 4 KiB are not text (a garbled log line is
+    # only a few bytes, which the parser names).
+    text = sum(32 <= byte < 127 or byte in b"\t\r\n\x04" for byte in data[:4096])
+    if data and text < 0.9 * min(len(data), 4096):
         raise ComparisonError(
             f"{path}: binary data, not a serial log (float32 files must be named *.bin)"
         )
@@ -184,27 +169,10 @@ def read_log(path: Path) -> np.ndarray:
     return log.probabilities
 
 
-def _looks_binary(data: bytes) -> bool:
-    """More than a tenth of the first 4 KiB are neither printable ASCII nor line breaks.
-
-    A serial log is text even when a line is garbled by a few bad bytes (the parser then
-    names the line); float32 data is mostly non-text bytes.
-    """
-    text = sum(32 <= byte < 127 or byte in b"\t\r\n\x04" for byte in data[:4096])
-    return len(data) > 0 and text < 0.9 * min(len(data), 4096)
-
-
 def read_probabilities(path: Path) -> np.ndarray:
     """``.bin`` files as float32 little-endian, every other file as a serial log."""
     path = Path(path)
     return read_bin(path) if path.suffix.lower() == ".bin" else read_log(path)
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise ComparisonError(f"{path}: cannot read ({error.strerror})") from None
 
 
 def compare_files(
@@ -251,7 +219,8 @@ def _count(text: str) -> int:
     return value
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
+@exit_on_errors(ComparisonError)
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m examples.arm.silero_vad.verification.compare_vad_probs",
         description="Compare per-frame speech probabilities (a serial log or a float32 .bin) "
@@ -269,16 +238,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--max-abs", type=_limit, help="fail above this max abs error")
     parser.add_argument("--mean-abs", type=_limit, help="fail above this mean abs error")
     parser.add_argument("--max-flips", type=_count, help="fail with more decision flips")
-    return parser.parse_args(argv)
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    try:
-        comparison = compare_files(args.actual, args.reference, args.threshold)
-    except ComparisonError as error:
-        print(f"ERROR {error}", file=sys.stderr)
-        return 2
+    args = parser.parse_args(argv)
+    comparison = compare_files(args.actual, args.reference, args.threshold)
     print(f"{args.actual} vs {args.reference}: {format_comparison(comparison)}")
     try:
         check_limits(comparison, args.max_abs, args.mean_abs, args.max_flips)

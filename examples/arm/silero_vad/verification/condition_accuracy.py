@@ -3,25 +3,17 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Accuracy of the deployed VAD under recording conditions, one report per condition.
+"""Accuracy under the recording conditions of ``conditions.py``, one report per condition.
 
-The validation clips at every level of the sweep and through every recording channel of
-``conditions.py``, each run by the device (or the quantized program for the cpu target)
-and by float Silero from a zero state, and compared the way ``accuracy.py`` compares the
-clips themselves: errors, flips, confident flips and speech-segment F1 per clip and
-pooled. A product's microphone gain and channel are not the calibration's; these are the
-figures that say whether it keeps Silero's decisions anyway.
-
-Float Silero is not a fixed point either: near the threshold, a 1-LSB dither of its own
-input tips frames, most on very quiet audio. Each condition therefore also reports
-``float_dither``: float Silero on the same audio with every PCM sample moved by -1, 0 or
-+1 LSB (seeded), against float Silero undisturbed. It is the floor below which no
-quantized program can be held to the float model's decisions on that audio.
+Float Silero tips near-threshold frames under a 1-LSB dither of its input, so each
+condition also reports ``float_dither`` (float on dithered audio against float): the
+floor below which no quantized program can be held to float's decisions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 
@@ -47,43 +39,25 @@ def conditions_report(
     actual: str,
     threshold: float = DEFAULT_THRESHOLD,
 ) -> dict[str, dict]:
-    """``{condition: accuracy report}`` (``accuracy.accuracy_report``'s layout, plus
-    ``state_saturation`` per clip when the device reports it) for ``streams`` under each
-    of ``conditions``. The device runs every derived stream in one batch, so a parallel
-    runner keeps all cores busy."""
+    """``{condition: accuracy report + float_dither (+ state_saturation)}``; the device gets
+    every derived stream in one batch, so a parallel runner keeps all cores busy."""
     derived = {
         condition: [derive_stream(stream, condition) for stream in streams]
         for condition in conditions
     }
-    batch = [stream for condition in conditions for stream in derived[condition]]
-    outputs = iter(run_device(batch))
+    outputs = iter(
+        run_device([stream for condition in conditions for stream in derived[condition]])
+    )
     reports = {}
     for condition in conditions:
-        clips, dithered = [], []
-        saturation = {}
+        clips, dithered, saturation = [], [], {}
         for original, stream in zip(streams, derived[condition], strict=True):
             probabilities, saturated = next(outputs)
             reference = float_probabilities(float_model, stream)
-            clips.append(
-                ClipProbabilities(
-                    original.name,
-                    stream.num_samples,
-                    reference,
-                    probabilities,
-                    None,
-                    stream.sample_rate,
-                )
-            )
-            dithered.append(
-                ClipProbabilities(
-                    original.name,
-                    stream.num_samples,
-                    reference,
-                    float_probabilities(float_model, dither(stream)),
-                    None,
-                    stream.sample_rate,
-                )
-            )
+            clip = partial(ClipProbabilities, original.name, stream.num_samples, reference)
+            clips.append(clip(probabilities, sample_rate=stream.sample_rate))
+            floor = float_probabilities(float_model, dither(stream))
+            dithered.append(clip(floor, sample_rate=stream.sample_rate))
             if saturated is not None:
                 saturation[original.name] = {"h_frames": saturated[0], "c_frames": saturated[1]}
         report = accuracy_report(clips, threshold=threshold, actual=actual)
@@ -102,8 +76,7 @@ def dither(stream: AudioStream, seed: int = DITHER_SEED) -> AudioStream:
 
 
 def condition_summary(condition: str, report: dict) -> dict:
-    """One line of a conditions table: pooled errors, flips, confident flips and F1, and
-    float Silero's own flips under a 1-LSB dither where measured."""
+    """One line of a conditions table: pooled figures against float, and the dither floor."""
     overall = report["overall"]
     vs_float = overall["vs_float"]
     summary = {

@@ -5,34 +5,16 @@
 
 """Host twin of the Ethos-U device: the compiled TOSA graph, run frame by frame.
 
-No FVP or NPU exists in CI, so the device's numerics come from the TOSA reference model
-running the exact TOSA file Vela compiled, driven the way the runtime drives the
-delegate: per frame the delegate gets the audio frame (the int16 PCM itself, or for a
-float-input program the audio the CPU quantized with the program's input qparams) and
-the state, returns the quantized probability and the new state (fed back on the next
-frame, zeros at each stream start), and the CPU dequantizes the probability with the
-program's output qparams. The qparams and the frame geometry are read from the ``.pte``,
-never written down by hand.
-
-The twin also watches the state it feeds back: a value on the integer rail means the
-calibrated range was too small for this audio (the state saturated), which it reports.
-
-    python -m examples.arm.silero_vad.verification.device_twin --output-dir out/silero_vad
+CI has no FVP or NPU, so the device's numerics come from the TOSA reference model running
+the TOSA file Vela compiled, driven as the runtime drives the delegate: per frame the
+audio (as the CPU hands it over) and the state go in, the quantized probability and the
+new state (fed back) come out. Qparams and frame geometry are read from the ``.pte``.
 """
 
 from __future__ import annotations
 
-if __name__ == "__main__":
-    # Run as a command: before torch loads, hide the known third-party messages that are
-    # not about this run. Only here: importing this module installs nothing.
-    from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
-
-    silence_known_third_party_noise()
-
-import argparse
 import multiprocessing
 import os
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +24,7 @@ import torch
 import tosa_reference_model
 from tosa import TosaGraph
 
-from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, load_streams
+from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry, frame_geometry
 from examples.arm.silero_vad.model_export.program_inspection import (
     TensorQuantization,
@@ -79,10 +61,6 @@ class TwinStream:
     saturated_frames: tuple[int, int]
 
 
-def _tensor_shapes(names: list[bytes], tensors: dict[bytes, list[int]]) -> list[tuple]:
-    return [tuple(tensors[name]) for name in names]
-
-
 def read_tosa_interface(tosa: bytes, frame_samples: int) -> TosaInterface:
     """Finds audio/state inputs and probability/state outputs by their shapes."""
     block = TosaGraph.TosaGraph.GetRootAs(tosa, 0).Regions(0).Blocks(0)
@@ -90,8 +68,8 @@ def read_tosa_interface(tosa: bytes, frame_samples: int) -> TosaInterface:
     for index in range(block.TensorsLength()):
         tensor = block.Tensors(index)
         tensors[tensor.Name()] = tensor.ShapeAsNumpy().tolist() if tensor.ShapeLength() else []
-    inputs = _tensor_shapes([block.Inputs(i) for i in range(block.InputsLength())], tensors)
-    outputs = _tensor_shapes([block.Outputs(i) for i in range(block.OutputsLength())], tensors)
+    inputs = [tuple(tensors[block.Inputs(i)]) for i in range(block.InputsLength())]
+    outputs = [tuple(tensors[block.Outputs(i)]) for i in range(block.OutputsLength())]
     try:
         return TosaInterface(
             audio_input=inputs.index((1, frame_samples)),
@@ -157,12 +135,6 @@ class DeviceTwin:
         self.initial_state = state.initial_value
         self.state_rails = np.iinfo(self.initial_state.dtype)
 
-    def delegate_audio(self, stream: AudioStream, index: int) -> np.ndarray:
-        """The delegate's audio input for frame ``index``: what the CPU hands over."""
-        if self.pcm_input:
-            return stream.frames[index : index + 1]
-        return _quantize_audio(stream.float_frames[index], self.input_quantization)
-
     def run_stream(self, stream: AudioStream, progress: FrameProgress | None = None) -> TwinStream:
         """Probabilities for every frame of one stream, starting from the program's state."""
         if stream.geometry != self.geometry:
@@ -175,7 +147,12 @@ class DeviceTwin:
         saturated = np.zeros(2, dtype=int)
         inputs: list[np.ndarray] = [np.empty(0)] * 2
         for index in range(stream.num_frames):
-            inputs[self.interface.audio_input] = self.delegate_audio(stream, index)
+            # The delegate's audio: what the CPU hands over.
+            inputs[self.interface.audio_input] = (
+                stream.frames[index : index + 1]
+                if self.pcm_input
+                else _quantize_audio(stream.float_frames[index], self.input_quantization)
+            )
             inputs[self.interface.state_input] = state
             outputs, status = tosa_reference_model.run(self.tosa, inputs)
             if status != tosa_reference_model.GraphStatus.TOSA_VALID:
@@ -200,9 +177,8 @@ class DeviceTwin:
         progress: FrameProgress | None = None,
         processes: int | None = None,
     ) -> list[TwinStream]:
-        """``run_stream`` for every stream, one process per core: a stream is a chain of
-        frames (the state), but streams are independent, and the reference model runs
-        about 110 frames per second on one core."""
+        """``run_stream`` for every stream, one process per core: the reference model runs
+        about 110 frames per second on one core, and streams are independent."""
         processes = min(processes or os.cpu_count() or 1, len(streams))
         if processes <= 1:
             results = []
@@ -232,54 +208,20 @@ def _timed_run_stream(job: tuple[DeviceTwin, AudioStream]) -> tuple[TwinStream, 
     return twin.run_stream(stream), time.monotonic() - start
 
 
-def twin_paths(output_dir: Path, clip: str) -> tuple[Path, Path]:
-    """``<dir>/twin/<clip>.bin`` (float32 LE) and ``<dir>/twin/<clip>.log`` (serial)."""
-    twin_dir = output_dir / "twin"
-    return twin_dir / f"{clip}.bin", twin_dir / f"{clip}.log"
-
-
 def run_twin(
     tosa_path: Path, pte_path: Path, streams: list[AudioStream], output_dir: Path
 ) -> dict[str, TwinStream]:
-    """Runs every stream and writes its ``.bin`` and serial ``.log``; returns what it saw."""
+    """Runs every stream and writes ``twin/<clip>.bin`` (float32 LE) and ``twin/<clip>.log``
+    (serial protocol) under ``output_dir``; returns what it saw."""
     twin = DeviceTwin(tosa_path, pte_path)
     progress = FrameProgress("device twin", sum(stream.num_frames for stream in streams))
+    twin_dir = output_dir / "twin"
+    twin_dir.mkdir(parents=True, exist_ok=True)
     results = {}
     for stream, result in zip(streams, twin.run_streams(streams, progress), strict=True):
-        bin_path, log_path = twin_paths(output_dir, stream.name)
-        bin_path.parent.mkdir(parents=True, exist_ok=True)
-        result.probabilities.astype("<f4").tofile(bin_path)
-        log_path.write_bytes(
+        result.probabilities.astype("<f4").tofile(twin_dir / f"{stream.name}.bin")
+        (twin_dir / f"{stream.name}.log").write_bytes(
             format_protocol(result.probabilities, stream.num_samples, stream.sample_rate)
         )
         results[stream.name] = result
     return results
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output-dir", type=Path, default=Path("out/silero_vad"))
-    parser.add_argument("--tosa", type=Path, help="default: <output-dir>/vela/out.tosa")
-    parser.add_argument("--pte", type=Path, help="default: the .pte in <output-dir>")
-    parser.add_argument("--validation-wav", action="append", type=Path, required=True)
-    args = parser.parse_args(argv)
-    tosa = args.tosa or args.output_dir / "vela" / "out.tosa"
-    ptes = [args.pte] if args.pte else sorted(args.output_dir.glob("silero_vad_ethos-*.pte"))
-    if len(ptes) != 1 or not tosa.is_file():
-        print(f"ERROR device_twin: need one Ethos-U .pte and {tosa}; export first", file=sys.stderr)
-        return 2
-    try:
-        geometry = program_geometry(inspect_program(ptes[0]).metadata, ptes[0])
-        streams = load_streams(args.validation_wav, geometry)
-        results = run_twin(tosa, ptes[0], streams, args.output_dir)
-    except (AudioError, TwinError) as error:
-        print(f"ERROR {error}", file=sys.stderr)
-        return 2
-    for name, result in results.items():
-        frames = result.probabilities.size
-        print(f"{name}: {frames} frames -> {twin_paths(args.output_dir, name)[0]}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -6,8 +6,7 @@
 """One PNG per clip: the audio, both probability curves and both sets of speech segments.
 
 Numbers say how far the device is from the float model; the picture says where and why
-(a late onset, a pause bridged, a short word dropped). Drawn with the Agg canvas directly,
-without pyplot, so no display or global backend state is involved.
+(a late onset, a pause bridged). Agg canvas without pyplot: no display or global state.
 """
 
 from __future__ import annotations
@@ -48,10 +47,7 @@ def plot_clip(
     actual_label: str = "NPU twin",
     sample_rate: int = DEFAULT_SAMPLE_RATE,
 ) -> Path:
-    """Writes waveform / probabilities / segments, sharing a time axis, to ``path``.
-
-    ``samples`` and the segments are at ``sample_rate``.
-    """
+    """Writes waveform / probabilities / segments (at ``sample_rate``) to ``path``."""
     frame_seconds = frame_geometry(sample_rate).frame_seconds
     figure = Figure(figsize=(11, 6), layout="constrained")
     FigureCanvasAgg(figure)

@@ -5,36 +5,18 @@
 
 """The exact reference for the host runner: the same ``.pte`` on ExecuTorch's Python runtime.
 
-The PyTorch quantized program (``reference/<clip>.quantized.bin``) is not an exact
-reference for a CPU ``.pte``: ExecuTorch's CPU kernels compute the float operations
-between quantize and dequantize slightly differently from PyTorch, and the recurrent
-int16 state carries those differences from frame to frame (measured: up to ~4e-3).
-ExecuTorch's own Python runtime runs the same kernels as the C++ host runner, so this
-tool's probabilities are what the runner must print, to float32 rounding::
+The PyTorch quantized program is not exact for a CPU ``.pte`` (ExecuTorch's kernels round
+differently and the int16 state carries it: up to ~4e-3); the Python runtime runs the
+C++ runner's kernels. Writes ``<output-dir>/<clip>.program.bin`` (float32 LE per frame),
+a freshly loaded method per clip as the runner does. Exit status: 0 written, 2 unusable::
 
     python -m examples.arm.silero_vad.verification.program_reference \\
         out/cpu/silero_vad_cpu.pte CLIP.wav [CLIP.wav ...] --output-dir out/cpu/program
-
-writes ``<output-dir>/<clip>.program.bin`` (float32 little-endian, one probability per
-frame, no header). Frames are cut by ``model_export/audio.py``, exactly as the runtime's
-frame assembler cuts them, at the sample rate the program declares in its metadata, and
-handed over in the program's input format (int16 PCM, or float32 audio). Each clip gets
-a freshly loaded method, because the state lives in the loaded method and a new one
-starts from the state serialized in the program (zero); that is what the runner does per
-clip too.
-
-An Ethos-U delegated ``.pte`` does not run here (the Python runtime has no Ethos-U
-backend): its references are the device twin and the quantized program.
-
-Exit status: 0 written, 2 unusable input (missing or broken file, delegated program,
-wrong signature, duplicate clip names).
 """
 
 from __future__ import annotations
 
-if __name__ == "__main__":
-    # Run as a command: before torch loads, hide the known third-party messages that are
-    # not about this run. Only here: importing this module installs nothing.
+if __name__ == "__main__":  # a command hides known third-party noise before torch loads
     from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
 
     silence_known_third_party_noise()
@@ -55,24 +37,14 @@ from examples.arm.silero_vad.streaming.cpu_program import (
     program_input_dtype,
     read_cpu_program,
 )
-
-SUFFIX = ".program.bin"
-
-
-def program_path(output_dir: Path, clip: str) -> Path:
-    """``<output_dir>/<clip>.program.bin``."""
-    return Path(output_dir) / f"{clip}{SUFFIX}"
+from examples.arm.silero_vad.verification.cli import exit_on_errors
 
 
 def program_probabilities(
     pte: bytes, stream: AudioStream | np.ndarray, name: str = "program"
 ) -> np.ndarray:
-    """Runs a stream (or int16 PCM frames) through a new load of the program, in order.
-
-    A new program and method are loaded on every call (ExecuTorch's ``Program`` caches
-    the method it loaded, state included), so every call starts from the program's
-    initial state.
-    """
+    """Runs a stream (or int16 PCM frames) through a new load of the program (``Program``
+    caches its method, state included), so every call starts from the initial state."""
     import torch
 
     runtime = load_runtime()
@@ -137,13 +109,14 @@ def run_program_reference(
     written = {}
     for stream in streams:
         probabilities = program_probabilities(data, stream, f"{pte_path} on {stream.name}")
-        path = program_path(output_dir, stream.name)
+        path = output_dir / f"{stream.name}.program.bin"
         probabilities.astype("<f4").tofile(path)
         written[stream.name] = path
     return written
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
+@exit_on_errors(CpuProgramError)
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m examples.arm.silero_vad.verification.program_reference",
         description="Run a CPU .pte with ExecuTorch's Python runtime over WAV clips and write "
@@ -155,19 +128,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--output-dir", type=Path, required=True, help="where <clip>.program.bin go"
     )
-    return parser.parse_args(argv)
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    try:
-        written = run_program_reference(args.pte, args.wav, args.output_dir)
-    except CpuProgramError as error:
-        print(f"ERROR {error}", file=sys.stderr)
-        return 2
-    for name, path in written.items():
-        frames = path.stat().st_size // 4
-        print(f"program_reference: {name}: {frames} frames -> {path}")
+    args = parser.parse_args(argv)
+    for name, path in run_program_reference(args.pte, args.wav, args.output_dir).items():
+        print(f"program_reference: {name}: {path.stat().st_size // 4} frames -> {path}")
     return 0
 
 

@@ -3,12 +3,7 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""``report.md``: the main job's ``report.json`` as a page a person reads in a minute.
-
-``report.json`` is for tools and tests; this is for the reviewer of a change (what was
-built, for which NPU configuration, what it costs, how close it is to the float model).
-The accuracy table is also what the main job prints, so both show the same numbers.
-"""
+"""``report.md``: ``report.json`` as a page the reviewer of a change reads in a minute."""
 
 from __future__ import annotations
 
@@ -22,6 +17,11 @@ from examples.arm.silero_vad.verification.condition_accuracy import condition_su
 from examples.arm.silero_vad.verification.conditions import CONDITION_SETS
 
 REPORT_NAME = "report.md"
+CLEAN = "clean (0 dB)"
+_AUDIO_INPUTS = {
+    "int16": "int16 PCM frames (no CPU conversion)",
+    "float": "float32 audio (quantized on the CPU)",
+}
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -37,39 +37,33 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     )
 
 
-def _ms(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1f}"
-
-
-def _accuracy_row(name: str, entry: dict, actual: str, segment_counts: str) -> list[str]:
+def _accuracy_row(name: str, entry: dict, segment_counts: str) -> list[str]:
     vs_float = entry["vs_float"]
     segments = entry["segments"]
     row = [name, str(entry["frames"])]
     if "vs_quantized" in entry:
-        vs_quantized = entry["vs_quantized"]
-        row.append(f"{vs_quantized['max_abs']:.6f} ({vs_quantized['flips']})")
-    row += [
+        row.append(f"{entry['vs_quantized']['max_abs']:.6f} ({entry['vs_quantized']['flips']})")
+    boundary = segments["boundary_ms"]
+    return row + [
         f"{vs_float['max_abs']:.6f}",
         f"{vs_float['mean_abs']:.6f}",
         f"{vs_float['flips']} ({vs_float['flips_pct']:.1f} %)",
         str(vs_float["confident_flips"]),
+        segment_counts,
+        f"{segments['f1']:.3f}",
+        "-" if boundary is None else f"{boundary:.1f}",
     ]
-    row += [segment_counts, f"{segments['f1']:.3f}", _ms(segments["boundary_ms"])]
-    return row
 
 
 def accuracy_table(accuracy: dict) -> str:
     """Per clip and overall: errors against the quantized program and the float model."""
     actual = accuracy["actual"]
-    threshold = accuracy["threshold"]
     who = "twin" if actual == NPU else "quantized"
-    header = ["clip", "frames"]
-    if actual == NPU:
-        header.append("twin vs quantized: max abs (flips)")
+    header = ["clip", "frames"] + (["twin vs quantized: max abs (flips)"] if actual == NPU else [])
     header += [
         f"{who} vs float: max abs",
         "mean abs",
-        f"flips @ {threshold:g}",
+        f"flips @ {accuracy['threshold']:g}",
         "confident flips",
         f"segments float/{actual}",
         "speech F1",
@@ -80,28 +74,22 @@ def accuracy_table(accuracy: dict) -> str:
     for name, entry in accuracy["clips"].items():
         counts = [len(entry["segments"]["float"]), len(entry["segments"][actual])]
         totals = [totals[0] + counts[0], totals[1] + counts[1]]
-        rows.append(_accuracy_row(name, entry, actual, f"{counts[0]}/{counts[1]}"))
-    rows.append(_accuracy_row("overall", accuracy["overall"], actual, f"{totals[0]}/{totals[1]}"))
+        rows.append(_accuracy_row(name, entry, f"{counts[0]}/{counts[1]}"))
+    rows.append(_accuracy_row("overall", accuracy["overall"], f"{totals[0]}/{totals[1]}"))
     return markdown_table(header, rows)
 
 
-CLEAN = "clean (0 dB)"
-
-
 def _condition_order(conditions: Sequence[str]) -> list[str]:
-    """The level sweep from quiet to loud with the clips themselves (0 dB) in place, then
+    """The level sweep from quiet to loud with the clips as recorded (0 dB) in place, then
     the other conditions in the order given."""
     levels = [name for name in CONDITION_SETS["levels"] if name in conditions]
     quiet = [name for name in levels if name.startswith("level-")]
     loud = [name for name in levels if name.startswith("level+")]
-    others = [name for name in conditions if name not in levels]
-    return [*quiet, CLEAN, *loud, *others]
+    return [*quiet, CLEAN, *loud, *(name for name in conditions if name not in levels)]
 
 
 def conditions_table(accuracy: dict, conditions: dict[str, dict]) -> str:
-    """Per condition, pooled over the clips: errors, flips, confident flips and F1.
-
-    The clips as recorded are the 0 dB row of the level sweep."""
+    """Per condition, pooled over the clips: errors, flips, confident flips and F1."""
     threshold = accuracy["threshold"]
     header = [
         "condition",
@@ -116,24 +104,15 @@ def conditions_table(accuracy: dict, conditions: dict[str, dict]) -> str:
     rows = []
     for name in _condition_order(list(conditions)):
         line = condition_summary(name, accuracy if name == CLEAN else conditions[name])
-        floor = "-"
+        row = [name, str(line["frames"]), f"{line['mean_abs']:.4f}"]
+        row += [f"{line[key]:.2f} %" for key in ("flips_pct", "confident_flips_pct")]
+        row += [f"{line['f1']:.3f}", f"{line['min_f1']:.3f}", "-"]
         if "float_dither_flips_pct" in line:
-            floor = (
+            row[-1] = (
                 f"{line['float_dither_flips_pct']:.2f} % / "
                 f"{line['float_dither_confident_flips_pct']:.2f} %"
             )
-        rows.append(
-            [
-                name,
-                str(line["frames"]),
-                f"{line['mean_abs']:.4f}",
-                f"{line['flips_pct']:.2f} %",
-                f"{line['confident_flips_pct']:.2f} %",
-                f"{line['f1']:.3f}",
-                f"{line['min_f1']:.3f}",
-                floor,
-            ]
-        )
+        rows.append(row)
     return markdown_table(header, rows)
 
 
@@ -141,20 +120,6 @@ def _seconds(segments: Sequence[Sequence[int]], sample_rate: int) -> str:
     if not segments:
         return "(none)"
     return ", ".join(f"{s / sample_rate:.2f}-{e / sample_rate:.2f}" for s, e in segments)
-
-
-_AUDIO_INPUTS = {
-    "int16": "int16 PCM frames (no CPU conversion)",
-    "float": "float32 audio (quantized on the CPU)",
-}
-
-
-# The twin against the quantized program on the host: what its difference should be.
-_TWIN_VS_QUANTIZED = (
-    "small but not 0: with 16-bit activations the NPU evaluates sigmoid and tanh by table "
-    "interpolation where PyTorch computes them exactly, and the recurrent state carries "
-    "the difference"
-)
 
 
 def _configuration(report: dict) -> str:
@@ -198,10 +163,9 @@ def _vela(report: dict) -> str:
 
 def _portable_ops(report: dict) -> str:
     ops = report.get("portable_ops") or {}
-    delegates = report.get("delegates", 0)
     intro = (
-        f"{delegates} delegate(s); the operators the ExecuTorch runtime runs itself "
-        "(its kernels must be linked into the application):"
+        f"{report.get('delegates', 0)} delegate(s); the operators the ExecuTorch runtime runs "
+        "itself (its kernels must be linked into the application):"
     )
     if not ops:
         return intro + "\n\n(none)"
@@ -215,32 +179,28 @@ def _accuracy(report: dict, plots: dict[str, str]) -> str:
         return "No accuracy figures."
     actual = accuracy["actual"]
     if actual == NPU:
-        state = report["model"]["state_dtype"]
         intro = (
-            "The device twin (the TOSA file Vela compiled, run frame by frame on the TOSA "
-            f"reference model with the {state} state fed back) against the quantized program "
-            f"on the host ({_TWIN_VS_QUANTIZED}) and against the float model (the "
-            "cost of quantization)."
+            "The device twin (Vela's TOSA file on the TOSA reference model, frame by frame, "
+            f"with the {report['model']['state_dtype']} state fed back) against the quantized "
+            "program on the host (small but not 0: the NPU interpolates 16-bit sigmoid and "
+            "tanh from tables) and against the float model (the cost of quantization)."
         )
     else:
         intro = (
             "cpu target: no device twin. The quantized program (what the host runtime runs) "
             "against the float model."
         )
-    threshold = accuracy["threshold"]
     text = [
         intro,
-        f"Flips are frames whose speech decision (probability >= {threshold:g}) differs. "
-        "Segments come from the silero-vad segmenter (default parameters) on each side; "
-        "speech F1 is the sample-level overlap of the device's segments with the float "
-        "model's; boundary ms is the mean distance of each float segment start (end) to the "
-        "nearest device start (end).",
+        f"Flips: frames whose decision (probability >= {accuracy['threshold']:g}) differs. "
+        "Segments: silero-vad's segmenter (default parameters) on each side; speech F1: their "
+        "sample-level overlap; boundary ms: from each float start (end) to the nearest one.",
         accuracy_table(accuracy),
         "### Segments (seconds)",
     ]
+    rate = accuracy["sample_rate"]
     for name, entry in accuracy["clips"].items():
         segments = entry["segments"]
-        rate = accuracy["sample_rate"]
         text.append(
             f"**{name}**: float {_seconds(segments['float'], rate)}; "
             f"{actual} {_seconds(segments[actual], rate)}"
@@ -256,27 +216,22 @@ def _conditions(report: dict) -> str:
         return "Not measured (`--conditions none`)."
     who = "device twin" if report["accuracy"]["actual"] == NPU else "quantized program"
     intro = (
-        f"The validation clips under each recording condition (`verification/conditions.py`: "
-        f"the level sweep is a gain on the clip as recorded, clipped at full scale), the "
-        f"{who} against float Silero on the same audio. A confident flip is a frame where "
-        f"float Silero is more than {CONFIDENCE_MARGIN:g} from the threshold and the "
-        f"{who} decides the other way; near the threshold float itself tips under a 1-LSB "
-        "dither of its input, so plain flips over-state the harm on quiet audio. The last "
-        "column is that floor: float Silero on the same audio dithered by ±1 LSB against "
-        "float Silero."
+        "The validation clips under each condition of `verification/conditions.py` (levels: a "
+        f"gain, clipped at full scale), the {who} against float Silero on the same audio. A "
+        f"confident flip is one where float is more than {CONFIDENCE_MARGIN:g} from the "
+        "threshold: near it float itself tips under a 1-LSB dither, the last column's floor."
     )
     return intro + "\n\n" + conditions_table(report["accuracy"], conditions)
 
 
 def render_report(report: dict, plots: dict[str, str] | None = None) -> str:
     """The Markdown text; ``plots`` maps clip names to image paths relative to the report."""
-    plots = plots or {}
     sections = [
         "# Silero VAD on Ethos-U: export report",
         "## Configuration\n\n" + _configuration(report),
         "## Vela\n\n" + _vela(report),
         "## Operators outside the delegate\n\n" + _portable_ops(report),
-        "## Accuracy\n\n" + _accuracy(report, plots),
+        "## Accuracy\n\n" + _accuracy(report, plots or {}),
         "## Recording conditions\n\n" + _conditions(report),
     ]
     return "\n\n".join(sections) + "\n"

@@ -5,17 +5,9 @@
 
 """The runtime's serial protocol, written by the device twin and read by the compare tool.
 
-One line per event, newline-terminated, then end-of-transmission::
-
-    PROB <time_s %.3f> <probability %.6f> speech|silence
-    SEGMENT <start_s %.3f> <end_s %.3f>
-    DONE frames=<n> segments=<m>
-    <0x04>
-
-``time_s`` is the frame index times the frame's duration, hop / sample rate: 0.032 s for
-both of Silero's models (512 samples at 16 kHz, 256 at 8 kHz); speech/silence is
-``probability >= threshold``; segments are printed as the segmenter emits them. Errors
-are lines starting ``ERROR ``.
+``PROB <time_s %.3f> <probability %.6f> speech|silence``, ``SEGMENT <start_s> <end_s>``
+(as the segmenter emits them), ``DONE frames=<n> segments=<m>``, one per line, then 0x04;
+errors are ``ERROR `` lines. PROB times step by 0.032 s for both of Silero's models.
 """
 
 from __future__ import annotations
@@ -58,18 +50,16 @@ def format_protocol(
     """The bytes a device prints for these probabilities, segments emitted online."""
     segmenter = SpeechSegmenter(config, sample_rate)
     frame_seconds = frame_geometry(sample_rate).frame_seconds
-    threshold = segmenter.config.threshold
     lines: list[str] = []
     count = 0
 
     def add_segments(segments: list[tuple[int, int]]) -> None:
         nonlocal count
-        for start, end in segments:
-            lines.append(f"SEGMENT {start / sample_rate:.3f} {end / sample_rate:.3f}")
-            count += 1
+        lines.extend(f"SEGMENT {s / sample_rate:.3f} {e / sample_rate:.3f}" for s, e in segments)
+        count += len(segments)
 
     for index, probability in enumerate(probabilities):
-        decision = "speech" if probability >= threshold else "silence"
+        decision = "speech" if probability >= segmenter.config.threshold else "silence"
         lines.append(f"PROB {index * frame_seconds:.3f} {probability:.6f} {decision}")
         add_segments(segmenter.push(probability))
     add_segments(segmenter.finish(num_samples))
@@ -87,13 +77,8 @@ def _finite(text: str, line_number: int, what: str) -> float:
     return value
 
 
-def parse_protocol(
-    data: bytes, source: str = "log", frame_seconds: float = GEOMETRY_16K.frame_seconds
-) -> SerialLog:
-    """Reads a serial log; anything off-protocol raises ProtocolError naming the line.
-
-    ``frame_seconds`` is the time between PROB lines (the same 0.032 s for both models).
-    """
+def parse_protocol(data: bytes, source: str = "log") -> SerialLog:
+    """Reads a serial log; anything off-protocol raises ProtocolError naming the line."""
     text = data.decode("utf-8", errors="replace")
     if END_OF_TRANSMISSION.decode() not in text:
         raise ProtocolError(f"{source}: no end-of-transmission (0x04): truncated log?")
@@ -105,27 +90,27 @@ def parse_protocol(
         line = line.strip()
         if not line:
             continue
+        where = f"{source}: line {line_number}"
         if done is not None:
-            raise ProtocolError(f"{source}: line {line_number}: '{line}' after DONE")
+            raise ProtocolError(f"{where}: '{line}' after DONE")
         if line.startswith("ERROR "):
-            raise ProtocolError(f"{source}: line {line_number}: device reported {line}")
+            raise ProtocolError(f"{where}: device reported {line}")
         if match := _PROB.fullmatch(line):
             time_s = _finite(match.group(1), line_number, "time")
-            expected = len(probabilities) * frame_seconds
+            expected = len(probabilities) * GEOMETRY_16K.frame_seconds  # 0.032 s at 8 kHz too
             if abs(time_s - expected) > 0.0015:
                 raise ProtocolError(
-                    f"{source}: line {line_number}: frame {len(probabilities)} at {time_s} s, "
+                    f"{where}: frame {len(probabilities)} at {time_s} s, "
                     f"expected {expected:.3f} s (a missing or repeated frame)"
                 )
             probabilities.append(_finite(match.group(2), line_number, "probability"))
         elif match := _SEGMENT.fullmatch(line):
             start = _finite(match.group(1), line_number, "segment start")
-            end = _finite(match.group(2), line_number, "segment end")
-            segments.append((start, end))
+            segments.append((start, _finite(match.group(2), line_number, "segment end")))
         elif match := _DONE.fullmatch(line):
             done = (int(match.group(1)), int(match.group(2)))
         else:
-            raise ProtocolError(f"{source}: line {line_number}: not a protocol line: '{line}'")
+            raise ProtocolError(f"{where}: not a protocol line: '{line}'")
     if done is None:
         raise ProtocolError(f"{source}: no DONE line: truncated log?")
     if done != (len(probabilities), len(segments)):
