@@ -3,15 +3,13 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Accuracy of the default and of each lever switched off, against float Silero, per
-recording condition.
+"""Accuracy against float Silero per recording condition: the default, or a lever off.
 
-For every variant it exports (calibrating on the calibration clips) and measures the
-validation clips as recorded and under each condition of ``verification/conditions.py`` (the
-level sweep, quiet, clipped, noisy, telephone), for the device twin and for the PyTorch
-quantized program (fake-quant) side by side: mean absolute error, flips at the threshold,
-confident flips (float more than 0.1 from the threshold), the pooled speech-segment F1
-and the lowest clip's, with float Silero's own flips under a 1-LSB dither as the floor:
+Per variant: export, then the validation clips as recorded and under each condition of
+``verification/conditions.py``, for the device twin and the PyTorch quantized program
+(fake-quant): mean absolute error, flips at the threshold, confident flips (float more
+than 0.1 from it), pooled and lowest clip's speech-segment F1; float Silero's own flips
+under a 1-LSB dither are the floor:
 
     python -m examples.arm.silero_vad.lab.benchmark_accuracy \\
         --calibration-wav de.wav --validation-wav en_num.wav --condition all
@@ -20,8 +18,7 @@ and the lowest clip's, with float Silero's own flips under a 1-LSB dither as the
 from __future__ import annotations
 
 if __name__ == "__main__":
-    # Run as a command: before torch loads, hide the known third-party messages that are
-    # not about this run. Only here: importing this module installs nothing.
+    # As a command: hide known third-party noise before torch loads (not on import).
     from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
 
     silence_known_third_party_noise()
@@ -30,6 +27,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from examples.arm.silero_vad.lab.common import print_or_fail
 from examples.arm.silero_vad.model_export.audio import AudioError
 from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportOptions,
@@ -110,35 +108,20 @@ def benchmark(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calibration-wav", action="append", type=Path)
-    parser.add_argument("--validation-wav", action="append", type=Path)
-    parser.add_argument(
-        "--variant",
-        action="append",
-        choices=list(VARIANTS),
-        help=f"variant(s) to compare (default: default; among {', '.join(VARIANTS)})",
-    )
-    parser.add_argument(
-        "--target",
-        default=DEFAULT_NPU_TARGET,
-        choices=[t for t in all_targets() if t != CPU_TARGET],
-        metavar="TARGET",
-        help=f"Ethos-U configuration (default: {DEFAULT_NPU_TARGET})",
-    )
-    parser.add_argument(
-        "--sample-rate", type=int, choices=SAMPLE_RATES, default=DEFAULT_SAMPLE_RATE
-    )
-    parser.add_argument(
-        "--condition",
-        action="append",
-        choices=condition_choices(),
-        help="a recording condition or a set of them (levels, recording, all); repeatable "
-        "(default: all)",
-    )
-    parser.add_argument("--work-dir", type=Path, default=Path("out/benchmark_accuracy"))
+    add = parser.add_argument
+    add("--calibration-wav", action="append", type=Path)
+    add("--validation-wav", action="append", type=Path)
+    add("--variant", action="append", choices=list(VARIANTS), help="default: default")
+    npu_targets = [target for target in all_targets() if target != CPU_TARGET]
+    add("--target", default=DEFAULT_NPU_TARGET, choices=npu_targets, help="default: %(default)s")
+    add("--sample-rate", type=int, choices=SAMPLE_RATES, default=DEFAULT_SAMPLE_RATE)
+    conditions_help = "a recording condition or set (levels, recording, all); default: all"
+    add("--condition", action="append", choices=condition_choices(), help=conditions_help)
+    add("--work-dir", type=Path, default=Path("out/benchmark_accuracy"))
     args = parser.parse_args(argv)
     rate = args.sample_rate
-    try:
+
+    def table() -> str:
         rows = benchmark(
             args.variant or ["default"],
             args.calibration_wav or default_clips("calibration", rate),
@@ -148,15 +131,13 @@ def main(argv: list[str] | None = None) -> int:
             args.target,
             rate,
         )
-    except AudioError as error:
-        print(f"ERROR {error}", file=sys.stderr)
-        return 2
-    metrics = ["mean abs", "flips", "confident flips", "F1 / lowest clip"]
-    header = ["variant", "condition", "frames"]
-    header += [f"twin {m}" for m in metrics] + [f"fake-quant {m}" for m in metrics]
-    header.append("float ±1 LSB: flips / confident")
-    print(markdown_table(header, rows))
-    return 0
+        metrics = ["mean abs", "flips", "confident flips", "F1 / lowest clip"]
+        header = ["variant", "condition", "frames"]
+        header += [f"twin {m}" for m in metrics] + [f"fake-quant {m}" for m in metrics]
+        header.append("float ±1 LSB: flips / confident")
+        return markdown_table(header, rows)
+
+    return print_or_fail(table, (AudioError,))
 
 
 if __name__ == "__main__":

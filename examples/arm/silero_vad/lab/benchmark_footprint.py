@@ -5,26 +5,17 @@
 
 """What a board needs to run the VAD: memory and time per target, as one Markdown table.
 
-For each exported program (by default the release's default for every family: U85-256
-at 16 and 8 kHz, U55-128, U65-256, each in the memory mode ``EthosUCompileSpec`` picks),
-every figure comes from the tool the firmware build uses:
+For each export (by default the release's default program of every family: U85-256 at 16
+and 8 kHz, U55-128, U65-256), every figure comes from the tool the firmware build uses:
+the .pte's size; the pools and the Vela arena from ``runtime/baremetal/pool_sizes.py``
+(with a Dedicated_Sram mode also Vela's SRAM cache from the export's report.json); where
+``build_baremetal.sh --print-plan`` places them (SRAM, DDR: flash or DRAM on a board); our
+own objects' text, data and bss as ``cross_compile_check.sh`` builds them for the board's
+CPU (``object_sizes.py``, without ExecuTorch, kernels and driver); Vela's cycles per frame.
+Without --export-dir the default programs are exported into --work-dir (about a minute
+each) or reused from there; cross_compile_check.sh runs first if --cross-dir lacks them.
 
-- program: the .pte's bytes (baked into the image, in SRAM or DDR by memory mode);
-- Vela arena: the Ethos-U delegate's scratch (runtime/baremetal/pool_sizes.py); with a
-  Dedicated_Sram mode also Vela's use of the SRAM cache (the export's report.json);
-- pools: the method, planned and temporary pools pool_sizes.py gives the image (need
-  plus margin, whole KiB), and the fast scratch of the memory mode;
-- SRAM and DDR: what ``build_baremetal.sh --print-plan`` places where (the program,
-  the pools, the fast scratch); flash or DRAM stands for DDR on a real board;
-- code: text, data and bss of our own objects (runtime core and bare-metal app) as
-  ``backends/arm/scripts/cross_compile_check.sh`` compiles them for the board's CPU
-  (runtime/baremetal/object_sizes.py), before linking and without ExecuTorch, the
-  kernels and the Ethos-U driver, which come from the user's ExecuTorch build;
-- cycles: Vela's estimate per 32 ms frame for the target and its system config
-  (report.json, the figure lab/benchmark_performance.py prints).
-
-    python -m examples.arm.silero_vad.lab.benchmark_footprint               # exports first
-    python -m examples.arm.silero_vad.lab.benchmark_footprint --export-dir out/u85 ...
+    python -m examples.arm.silero_vad.lab.benchmark_footprint [--export-dir out/u85 ...]
 """
 
 from __future__ import annotations
@@ -37,22 +28,23 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from examples.arm.silero_vad.lab.common import REPO_ROOT, khz, print_or_fail
 from examples.arm.silero_vad.runtime.baremetal.object_sizes import ObjectSizes, object_sizes
 from examples.arm.silero_vad.runtime.baremetal.pool_sizes import KIB, PoolSizes, size_pools
 from examples.arm.silero_vad.verification.report_markdown import markdown_table
 
-REPO_ROOT = Path(__file__).resolve().parents[4]
 SCRIPTS = REPO_ROOT / "backends" / "arm" / "scripts"
-# The release's default program for each family (target, sample rate).
+WORK_DIR = REPO_ROOT / "build" / "footprint"  # the default programs, exported if missing
+CROSS_DIR = REPO_ROOT / "build" / "cross"  # cross_compile_check.sh runs if missing
+# (target, sample rate) of the release's default program per family.
 DEFAULT_PROGRAMS = (
     ("ethos-u85-256", 16000),
     ("ethos-u85-256", 8000),
     ("ethos-u55-128", 16000),
     ("ethos-u65-256", 16000),
 )
-# The objects of cross_compile_check.sh that match each board's CPU: clang-19 for the
-# Cortex-M85 (Debian's GCC 12 does not know it), GCC for the Cortex-M55 (the compiler
-# family of Arm's toolchain, which builds the real image).
+# cross_compile_check.sh's objects for each board's CPU: clang-19 for the Cortex-M85
+# (Debian's GCC 12 lacks it), GCC (as Arm's toolchain, which builds the image) for the M55.
 OBJECTS_OF_BOARD = {"corstone-320": "clang19-cortex-m85", "corstone-300": "gcc12-cortex-m55"}
 
 
@@ -78,13 +70,8 @@ def _kib(value: float) -> str:
 
 def _plan(report: Path) -> tuple[str, str, str]:
     """(board, pools line, memory line) of ``build_baremetal.sh --print-plan``."""
-    result = subprocess.run(
-        [str(SCRIPTS / "build_baremetal.sh"), "--report", str(report), "--print-plan"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=REPO_ROOT,
-    )
+    command = [str(SCRIPTS / "build_baremetal.sh"), "--report", str(report), "--print-plan"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=REPO_ROOT)
     if result.returncode != 0:
         raise RuntimeError(f"build_baremetal.sh --print-plan failed:\n{result.stderr}")
     lines = {}
@@ -140,41 +127,21 @@ def footprint(export_dir: Path, cross_dir: Path) -> Footprint:
 
 
 def footprint_table(rows: list[Footprint]) -> str:
-    header = [
-        "target",
-        "rate",
-        "memory mode",
-        "program",
-        "Vela arena",
-        "method pool",
-        "planned pool",
-        "temp pool",
-        "fast scratch",
-        "SRAM",
-        "DDR",
-        "our code: text / data / bss",
-        "Vela cycles per frame",
-    ]
+    header = ["target", "rate", "memory mode", "program", "Vela arena", "method pool"]
+    header += ["planned pool", "temp pool", "fast scratch", "SRAM", "DDR"]
+    header += ["our code: text / data / bss", "Vela cycles per frame"]
     body = []
     for row in rows:
         arena = _kib(row.pools.vela_scratch_bytes)
         if row.fast_scratch_bytes:
             arena += f" (+ {row.vela_sram_kib:.1f} cache)"
+        code = " / ".join(_kib(size) for size in (row.code.text, row.code.data, row.code.bss))
         body.append(
-            [
-                row.target,
-                f"{row.sample_rate // 1000} kHz",
-                row.memory_mode,
-                _kib(row.pools.program_bytes),
-                arena,
-                *(_kib(row.pools.size[pool]) for pool in ("method", "planned", "temp")),
-                _kib(row.fast_scratch_bytes) if row.fast_scratch_bytes else "-",
-                _kib(row.sram_bytes),
-                _kib(row.ddr_bytes),
-                f"{_kib(row.code.text)} / {_kib(row.code.data)} / {_kib(row.code.bss)} "
-                f"({row.code_objects})",
-                f"{row.cycles:,}",
-            ]
+            [row.target, khz(row.sample_rate), row.memory_mode, _kib(row.pools.program_bytes)]
+            + [arena, *(_kib(row.pools.size[pool]) for pool in ("method", "planned", "temp"))]
+            + [_kib(row.fast_scratch_bytes) if row.fast_scratch_bytes else "-"]
+            + [_kib(row.sram_bytes), _kib(row.ddr_bytes)]
+            + [f"{code} ({row.code_objects})", f"{row.cycles:,}"]
         )
     notes = (
         "\nSizes in KiB (1024 bytes). Pools: need plus margin (method and temp +25 %, "
@@ -196,68 +163,34 @@ def _export(work_dir: Path, target: str, sample_rate: int) -> Path:
         if fields.get("target") == target and int(fields.get("sample_rate", 0)) == sample_rate:
             return out
     print(f"exporting {target} at {sample_rate} Hz into {out}", file=sys.stderr)
-    command = [
-        sys.executable,
-        "-m",
-        "examples.arm.silero_vad.run_silero_vad",
-        "--target",
-        target,
-        "--sample-rate",
-        str(sample_rate),
-        "--conditions",
-        "none",
-        "--output-dir",
-        str(out),
-    ]
+    command = [sys.executable, "-m", "examples.arm.silero_vad.run_silero_vad"]
+    command += ["--target", target, "--sample-rate", str(sample_rate)]
+    command += ["--conditions", "none", "--output-dir", str(out)]
     subprocess.run(command, check=True, cwd=REPO_ROOT, stdout=subprocess.DEVNULL)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--export-dir",
-        type=Path,
-        action="append",
-        default=[],
-        help="an export's output directory (report.json and the .pte); repeatable. Without "
-        "it, the default programs are exported into --work-dir (about a minute each), or "
-        "reused from there",
-    )
-    parser.add_argument(
-        "--work-dir",
-        type=Path,
-        default=REPO_ROOT / "build" / "footprint",
-        help="where the default programs are exported (default: build/footprint)",
-    )
-    parser.add_argument(
-        "--cross-dir",
-        type=Path,
-        default=REPO_ROOT / "build" / "cross",
-        help="objects of cross_compile_check.sh, which runs first if they are missing "
-        "(default: build/cross)",
-    )
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
+    add = parser.add_argument
+    add("--export-dir", type=Path, action="append", help="an export's directory (repeatable)")
+    add("--work-dir", type=Path, default=WORK_DIR, help="where the default programs are exported")
+    add("--cross-dir", type=Path, default=CROSS_DIR, help="cross_compile_check.sh's objects")
     args = parser.parse_args(argv)
 
     if not all((args.cross_dir / name).is_dir() for name in OBJECTS_OF_BOARD.values()):
         print(f"cross-compiling our objects into {args.cross_dir}", file=sys.stderr)
-        subprocess.run(
-            [str(SCRIPTS / "cross_compile_check.sh"), "--build-dir", str(args.cross_dir)],
-            check=True,
-            cwd=REPO_ROOT,
-        )
+        command = [str(SCRIPTS / "cross_compile_check.sh"), "--build-dir", str(args.cross_dir)]
+        subprocess.run(command, check=True, cwd=REPO_ROOT)
     export_dirs = args.export_dir or [
         _export(args.work_dir, target, rate) for target, rate in DEFAULT_PROGRAMS
     ]
-    try:
-        rows = [footprint(directory, args.cross_dir) for directory in export_dirs]
-    except (OSError, KeyError, ValueError, RuntimeError) as error:
-        print(f"ERROR benchmark_footprint: {error}", file=sys.stderr)
-        return 1
-    print(footprint_table(rows))
-    return 0
+    return print_or_fail(
+        lambda: footprint_table([footprint(path, args.cross_dir) for path in export_dirs]),
+        (OSError, KeyError, ValueError, RuntimeError),
+        status=1,
+    )
 
 
 if __name__ == "__main__":

@@ -3,29 +3,16 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Vela's estimate per 32 ms frame: our default (and the lever variants of
-``benchmark_accuracy.VARIANTS``) beside the release's own flow, on every Ethos-U family
-and size, in the memory modes that matter, at both sample rates.
+"""Vela's cycles per 32 ms frame: ours beside the release's own flow, per Ethos-U target.
 
-Each configuration is quantized once per sample rate (calibrated on the committed clips
-of that rate) and lowered once per Ethos-U family (the TOSA a family gets does not depend
-on its size or memory mode); Vela then compiles that TOSA for every size and memory mode
-of the family (a second each). ``upstream`` is the release's own flow
-(``lab/upstream_recipe.py``: h and c as graph I/O, the release's quantizer and
-partitioner). Memory modes: the release's default for the family (what
-``EthosUCompileSpec`` picks) and its main alternative (``COMPARED_MEMORY_MODES``).
-
-Printed, in one run:
-
-1. the detail table: every configuration on each family's representative size
-   (U55-128, U65-256, U85-256) in both memory modes: cycles (total, NPU, SRAM and DRAM
-   access), Vela's NPU/CPU operators, the operator calls left to the CPU, SRAM/DRAM use,
-   the .pte size and the export time (calibration, quantization and lowering);
-2. one table per family: cycles for each size in both memory modes.
-
-``--executorch 1.4.1 --executorch 1.5.1`` runs the benchmark once per release, each in its
-own virtualenv, and prints one set of tables; ``--per-operator`` prints Vela's cycles and
-memory access for every operator of the representative targets:
+Our default (or the lever variants of ``benchmark_accuracy.VARIANTS``) and ``upstream``,
+the release's flow (``upstream_recipe.py``), on every family and size at both sample
+rates, in the family's default memory mode and ``COMPARED_MEMORY_MODES``. Quantized once
+per rate, lowered once per family and program (the TOSA does not depend on the size),
+compiled by Vela for every size. Printed: a detail table of each family's first size, then
+each family's cycles per size and memory mode. ``--executorch 1.4.1 --executorch 1.5.1``
+runs in each release's virtualenv into one set of tables; ``--per-operator`` adds Vela's
+per-operator cycles:
 
     python -m examples.arm.silero_vad.lab.benchmark_performance [--config default ...]
 """
@@ -33,13 +20,13 @@ memory access for every operator of the representative targets:
 from __future__ import annotations
 
 if __name__ == "__main__":
-    # Run as a command: before torch loads, hide the known third-party messages that are
-    # not about this run. Only here: importing this module installs nothing.
+    # As a command: hide known third-party noise before torch loads (not on import).
     from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
 
     silence_known_third_party_noise()
 
 import argparse
+import itertools
 import json
 import subprocess
 import sys
@@ -51,6 +38,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from examples.arm.silero_vad.lab.benchmark_accuracy import VARIANTS as CONFIGS
+from examples.arm.silero_vad.lab.common import REPO_ROOT, khz, print_or_fail
 from examples.arm.silero_vad.lab.upstream_recipe import export_upstream_recipe
 from examples.arm.silero_vad.model_export.audio import AudioError, load_streams
 from examples.arm.silero_vad.model_export.export_silero_vad import quantize_configured
@@ -67,48 +55,40 @@ from examples.arm.silero_vad.model_export.targets import (
 from examples.arm.silero_vad.model_export.vela_report import (
     VelaReport,
     operator_performance,
-    run_vela_on_delegates,
+    run_vela,
 )
 from examples.arm.silero_vad.run_silero_vad import default_clips
 from examples.arm.silero_vad.verification.report_markdown import markdown_table
 
 UPSTREAM = "upstream"
-REPO_ROOT = Path(__file__).resolve().parents[4]
-# Sizes per family in the tables (the first listed is lowered, the others recompiled).
+# Sizes per family (the first is lowered and is the detail table's representative).
 FAMILY_TARGETS = {
     "ethos-u55": ("ethos-u55-128", "ethos-u55-64", "ethos-u55-256"),
     "ethos-u65": ("ethos-u65-256", "ethos-u65-512"),
     "ethos-u85": ("ethos-u85-256", "ethos-u85-128", "ethos-u85-512", "ethos-u85-1024"),
 }
-# The memory mode each family is compared in beside the release's default for it.
 COMPARED_MEMORY_MODES = {
     "ethos-u55": "Sram_Only",
     "ethos-u65": "Shared_Sram",
     "ethos-u85": "Shared_Sram",
 }
-# Configurations run by default, per sample rate.
-DEFAULT_CONFIGS = {16000: (UPSTREAM, "default"), 8000: (UPSTREAM, "default")}
+DEFAULT_CONFIGS = (UPSTREAM, "default")
 
 
 @dataclass(frozen=True)
 class BenchmarkRow:
+    """One program (release, rate, configuration) compiled by Vela for one target and mode."""
+
     executorch: str
     sample_rate: int
     config: str
+    cpu_calls: int
+    pte_bytes: int
+    export_seconds: float
     target: str
     system_config: str
     memory_mode: str
     vela: VelaReport
-    cpu_calls: int
-    pte_bytes: int
-    export_seconds: float
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> BenchmarkRow:
-        return cls(**{**data, "vela": VelaReport(**data["vela"])})
 
 
 def memory_modes(family: str) -> tuple[str, str]:
@@ -117,99 +97,73 @@ def memory_modes(family: str) -> tuple[str, str]:
     return default, COMPARED_MEMORY_MODES[family]
 
 
-def _vela_flags(target: str, memory_mode: str) -> tuple[str, list[str]]:
-    system_config = default_vela_settings(target).system_config
-    spec = make_compile_spec(target, system_config, memory_mode, None)
-    return system_config, spec.compiler_flags
+def run_vela_on_delegates(artifacts: Path, compiler_flags: list[str]) -> VelaReport:
+    """Vela's figures summed over every delegate the lowering dumped: a model split into
+    several (the release's flow on 1.4.1 leaves the LSTM cell between two) runs them all."""
+    tosa_files = sorted(artifacts.glob("output_tag*.tosa")) or [artifacts / "out.tosa"]
+    reports = [run_vela(path, compiler_flags) for path in tosa_files]
+    fields = VelaReport.__dataclass_fields__
+    return VelaReport(**{name: sum(getattr(report, name) for report in reports) for name in fields})
 
 
-def _lower_for_family(
-    config: ModelConfig | None,
-    family: str,
-    calibration: list,
-    float_model: SileroVAD,
-    artifacts: Path,
-    operator_tables: list[tuple[str, str]] | None,
-    label: str,
-) -> tuple[int, int, float]:
-    """Lowers ``config`` (None: the release's own flow) for the family's first target;
-    returns (CPU calls, .pte bytes, seconds)."""
-    target = FAMILY_TARGETS[family][0]
-    settings = default_vela_settings(target)
-    spec = make_compile_spec(target, settings.system_config, settings.memory_mode, artifacts)
-    start = time.monotonic()
+def _lower(
+    config: ModelConfig | None, target: str, calibration: list, float_model: SileroVAD, spec
+):
+    """Our export of ``config`` for ``target`` (None: the release's own flow)."""
     if config is None:
-        program = export_upstream_recipe(calibration, spec)
-    else:
-        quantized, _ = quantize_configured(
-            config, float_model, calibration, spec, reversal=reversal_for(target)
-        )
-        geometry = float_model.geometry
-        program = lower(quantized, example_inputs(geometry), spec, geometry.metadata())
-    seconds = time.monotonic() - start
-    if operator_tables is not None:
-        for tosa in sorted(artifacts.glob("output_tag*.tosa")):
-            title = f"{label}, {target}, {settings.memory_mode}, {tosa.name}"
-            operator_tables.append((title, operator_performance(tosa, spec.compiler_flags)))
-    calls = sum(inspect_program(program.buffer).operator_calls.values())
-    return calls, len(program.buffer), seconds
-
-
-def _programs_by_memory_mode(config: str, family: str) -> dict[ModelConfig | None, list[str]]:
-    """The family's memory modes grouped by the program our export makes for each (a
-    configuration can choose its arithmetic per memory mode: ``for_memory_mode``)."""
-    groups: dict[ModelConfig | None, list[str]] = {}
-    for memory_mode in memory_modes(family):
-        resolved = None if config == UPSTREAM else CONFIGS[config].for_memory_mode(memory_mode)
-        groups.setdefault(resolved, []).append(memory_mode)
-    return groups
+        return export_upstream_recipe(calibration, spec)
+    quantized, _ = quantize_configured(
+        config, float_model, calibration, spec, reversal=reversal_for(target)
+    )
+    geometry = float_model.geometry
+    return lower(quantized, example_inputs(geometry), spec, geometry.metadata())
 
 
 def benchmark(
     configs: Sequence[str],
     families: Sequence[str],
-    sample_rates: Sequence[int],
+    sample_rate: int,
     operator_tables: list[tuple[str, str]] | None = None,
 ) -> list[BenchmarkRow]:
-    """One row per sample rate, configuration, target and memory mode."""
+    """One row per configuration, target and memory mode at ``sample_rate``."""
+    calibration = load_streams(
+        default_clips("calibration", sample_rate), frame_geometry(sample_rate)
+    )
+    float_model = SileroVAD.from_silero_package(sample_rate)
+    executorch = version("executorch")
     rows = []
-    for sample_rate in sample_rates:
-        calibration = load_streams(
-            default_clips("calibration", sample_rate), frame_geometry(sample_rate)
-        )
-        float_model = SileroVAD.from_silero_package(sample_rate)
-        for config in configs:
-            for family in families:
-                print(f"== {sample_rate} Hz, {config}, {family} ...", file=sys.stderr, flush=True)
-                for resolved, modes in _programs_by_memory_mode(config, family).items():
-                    with tempfile.TemporaryDirectory() as directory:
-                        artifacts = Path(directory)
-                        calls, pte_bytes, seconds = _lower_for_family(
-                            resolved,
-                            family,
-                            calibration,
-                            float_model,
-                            artifacts,
-                            operator_tables,
-                            config,
-                        )
-                        for target in FAMILY_TARGETS[family]:
-                            for memory_mode in modes:
-                                system_config, flags = _vela_flags(target, memory_mode)
-                                rows.append(
-                                    BenchmarkRow(
-                                        version("executorch"),
-                                        sample_rate,
-                                        config,
-                                        target,
-                                        system_config,
-                                        memory_mode,
-                                        run_vela_on_delegates(artifacts, flags),
-                                        calls,
-                                        pte_bytes,
-                                        round(seconds, 1),
-                                    )
-                                )
+    for config, family in itertools.product(configs, families):
+        print(f"== {sample_rate} Hz, {config}, {family} ...", file=sys.stderr, flush=True)
+        # A configuration may choose its arithmetic per memory mode (``for_memory_mode``):
+        # one lowering per distinct program.
+        programs: dict[ModelConfig | None, list[str]] = {}
+        for mode in memory_modes(family):
+            resolved = None if config == UPSTREAM else CONFIGS[config].for_memory_mode(mode)
+            programs.setdefault(resolved, []).append(mode)
+        lowered = FAMILY_TARGETS[family][0]
+        settings = default_vela_settings(lowered)
+        for resolved, modes in programs.items():
+            with tempfile.TemporaryDirectory() as directory:
+                artifacts = Path(directory)
+                spec = make_compile_spec(
+                    lowered, settings.system_config, settings.memory_mode, artifacts
+                )
+                start = time.monotonic()
+                program = _lower(resolved, lowered, calibration, float_model, spec)
+                seconds = round(time.monotonic() - start, 1)
+                if operator_tables is not None:
+                    for tosa in sorted(artifacts.glob("output_tag*.tosa")):
+                        title = f"{config}, {lowered}, {settings.memory_mode}, {tosa.name}"
+                        table = operator_performance(tosa, spec.compiler_flags)
+                        operator_tables.append((title, table))
+                calls = sum(inspect_program(program.buffer).operator_calls.values())
+                program_row = (executorch, sample_rate, config, calls, len(program.buffer), seconds)
+                for target in FAMILY_TARGETS[family]:
+                    system_config = default_vela_settings(target).system_config
+                    for mode in modes:
+                        flags = make_compile_spec(target, system_config, mode, None).compiler_flags
+                        vela = run_vela_on_delegates(artifacts, flags)
+                        rows.append(BenchmarkRow(*program_row, target, system_config, mode, vela))
     return rows
 
 
@@ -227,7 +181,8 @@ def rows_in_release(release: str, argv: list[str]) -> list[BenchmarkRow]:
     )
     if completed.returncode != 0:
         raise RuntimeError(f"benchmark on executorch {release} failed ({completed.returncode})")
-    return [BenchmarkRow.from_dict(row) for row in json.loads(completed.stdout.splitlines()[-1])]
+    rows = json.loads(completed.stdout.splitlines()[-1])
+    return [BenchmarkRow(**{**row, "vela": VelaReport(**row["vela"])}) for row in rows]
 
 
 def detail_table(rows: Sequence[BenchmarkRow]) -> str:
@@ -237,142 +192,105 @@ def detail_table(rows: Sequence[BenchmarkRow]) -> str:
     header += ["SRAM access", "DRAM access", "NPU/CPU ops", "CPU calls", "SRAM KiB", "DRAM KiB"]
     header += ["PTE bytes", "export s"]
     table = []
-    for row in rows:
-        if row.target not in representative:
-            continue
+    for row in (row for row in rows if row.target in representative):
         vela = row.vela
+        cycles = (vela.cycles_total, vela.cycles_npu, vela.cycles_sram_access)
         table.append(
-            [
-                row.executorch,
-                f"{row.sample_rate // 1000} kHz",
-                row.config,
-                row.target,
-                row.memory_mode,
-                f"{vela.cycles_total:,}",
-                f"{vela.cycles_npu:,}",
-                f"{vela.cycles_sram_access:,}",
-                f"{vela.cycles_dram_access:,}",
-                f"{vela.npu_ops}/{vela.cpu_ops}",
-                str(row.cpu_calls),
-                f"{vela.sram_kib:.1f}",
-                f"{vela.dram_kib:.1f}",
-                f"{row.pte_bytes:,}",
-                f"{row.export_seconds:.1f}",
-            ]
+            [row.executorch, khz(row.sample_rate), row.config, row.target, row.memory_mode]
+            + [f"{value:,}" for value in (*cycles, vela.cycles_dram_access)]
+            + [f"{vela.npu_ops}/{vela.cpu_ops}", str(row.cpu_calls)]
+            + [f"{vela.sram_kib:.1f}", f"{vela.dram_kib:.1f}"]
+            + [f"{row.pte_bytes:,}", f"{row.export_seconds:.1f}"]
         )
     return markdown_table(header, table)
 
 
 def family_table(rows: Sequence[BenchmarkRow], family: str) -> str:
     """Cycles per frame of each size of one family, one column per size and memory mode."""
-    targets = FAMILY_TARGETS[family]
-    ordered = sorted(targets, key=lambda t: int(t.rsplit("-", 1)[1]))
-    modes = memory_modes(family)
+    ordered = sorted(FAMILY_TARGETS[family], key=lambda t: int(t.rsplit("-", 1)[1]))
+    columns = [(target, mode) for target in ordered for mode in memory_modes(family)]
     header = ["executorch", "rate", "config"]
-    header += [f"{t.removeprefix('ethos-')} {mode}" for t in ordered for mode in modes]
-    cycles = {
-        (r.executorch, r.sample_rate, r.config, r.target, r.memory_mode): r.vela.cycles_total
-        for r in rows
-        if target_family(r.target) == family
-    }
-    keys = dict.fromkeys(
-        (r.executorch, r.sample_rate, r.config) for r in rows if target_family(r.target) == family
-    )
+    header += [f"{target.removeprefix('ethos-')} {mode}" for target, mode in columns]
+    cycles: dict[tuple, dict[tuple[str, str], int]] = {}
+    for r in rows:
+        if target_family(r.target) == family:
+            key = (r.executorch, r.sample_rate, r.config)
+            cycles.setdefault(key, {})[(r.target, r.memory_mode)] = r.vela.cycles_total
     table = []
-    for executorch, rate, config in keys:
-        cells = [
-            cycles.get((executorch, rate, config, target, mode))
-            for target in ordered
-            for mode in modes
-        ]
+    for (executorch, rate, config), by_column in cycles.items():
+        cells = [by_column.get(column) for column in columns]
         table.append(
-            [executorch, f"{rate // 1000} kHz", config]
+            [executorch, khz(rate), config]
             + ["-" if value is None else f"{value:,}" for value in cells]
         )
     return markdown_table(header, table)
 
 
-def print_tables(rows: Sequence[BenchmarkRow], families: Sequence[str]) -> None:
+def tables(rows: Sequence[BenchmarkRow], families: Sequence[str]) -> str:
     systems = sorted({(target_family(r.target), r.system_config) for r in rows})
-    print("Vela estimates per 32 ms frame (512 samples at 16 kHz, 256 at 8 kHz); system configs: ")
-    print(", ".join(f"{family} {system}" for family, system in systems))
-    print()
-    print(detail_table(rows))
+    parts = [
+        "Vela estimates per 32 ms frame (512 samples at 16 kHz, 256 at 8 kHz); system configs: ",
+        ", ".join(f"{family} {system}" for family, system in systems) + "\n",
+        detail_table(rows),
+    ]
     for family in families:
-        print(f"\n{family}, cycles per frame by size and memory mode\n")
-        print(family_table(rows, family))
+        parts += [
+            f"\n{family}, cycles per frame by size and memory mode\n",
+            family_table(rows, family),
+        ]
+    return "\n".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
+    add = parser.add_argument
+    add(
         "--config",
         action="append",
         choices=sorted(CONFIGS) + [UPSTREAM],
-        help="configuration(s) (default: "
-        + "; ".join(f"{rate} Hz: {', '.join(c)}" for rate, c in DEFAULT_CONFIGS.items())
-        + ")",
+        help="default: " + ", ".join(DEFAULT_CONFIGS),
     )
-    parser.add_argument(
-        "--family",
-        action="append",
-        choices=sorted(FAMILY_TARGETS),
-        help="Ethos-U family (default: all)",
-    )
-    parser.add_argument(
-        "--sample-rate",
-        action="append",
-        type=int,
-        choices=SAMPLE_RATES,
-        help="model(s) (default: both)",
-    )
-    parser.add_argument(
+    add("--family", action="append", choices=sorted(FAMILY_TARGETS), help="default: all")
+    add("--sample-rate", action="append", type=int, choices=SAMPLE_RATES, help="default: both")
+    add(
         "--executorch",
         action="append",
         metavar="VERSION",
-        help="run in this release's virtualenv (repeatable); default: the active one",
+        help="run in this release's virtualenv (repeatable; default: the active one)",
     )
-    parser.add_argument(
-        "--per-operator",
-        action="store_true",
-        help="also print Vela's per-operator cycles and memory access (active release only)",
-    )
-    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    add("--per-operator", action="store_true", help="also print Vela's per-operator cycles")
+    add("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.per_operator and args.executorch:
         parser.error("--per-operator runs in the active release only: drop --executorch")
     families = args.family or list(FAMILY_TARGETS)
-    operator_tables: list[tuple[str, str]] | None = [] if args.per_operator else None
-    try:
+    operator_tables: list[tuple[str, str]] = []
+
+    def run() -> str:
         if args.executorch:
             forwarded = [
-                option
-                for flag, values in (
-                    ("--config", args.config),
-                    ("--family", args.family),
-                    ("--sample-rate", args.sample_rate),
-                )
-                for value in values or []
-                for option in (flag, str(value))
+                f"--{name.replace('_', '-')}={value}"
+                for name in ("config", "family", "sample_rate")
+                for value in getattr(args, name) or []
             ]
             rows = [
                 row for release in args.executorch for row in rows_in_release(release, forwarded)
             ]
         else:
-            rows = []
-            for sample_rate in args.sample_rate or SAMPLE_RATES:
-                configs = args.config or DEFAULT_CONFIGS[sample_rate]
-                rows += benchmark(configs, families, [sample_rate], operator_tables)
-    except (AudioError, RuntimeError) as error:
-        print(f"ERROR {error}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps([row.to_dict() for row in rows]))
-        return 0
-    print_tables(rows, families)
-    for title, table in operator_tables or []:
-        print(f"\n{title}\n{table}")
-    return 0
+            per_operator = operator_tables if args.per_operator else None
+            configs = args.config or DEFAULT_CONFIGS
+            rows = [
+                row
+                for rate in args.sample_rate or SAMPLE_RATES
+                for row in benchmark(configs, families, rate, per_operator)
+            ]
+        if args.json:
+            return json.dumps([asdict(row) for row in rows])
+        return tables(rows, families) + "".join(
+            f"\n\n{title}\n{table}" for title, table in operator_tables
+        )
+
+    return print_or_fail(run, (AudioError, RuntimeError))
 
 
 if __name__ == "__main__":

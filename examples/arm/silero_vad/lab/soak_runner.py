@@ -3,40 +3,23 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Soak test of the host runner: hours of audio streamed through ``--wav -``.
+"""Soak test of the host runner: hours of generated audio streamed through ``--wav -``.
 
-Generates a long WAV stream on the fly (nothing is written to disk): the committed clips
-at the program's sample rate, looped in a seeded random order, each at a random gain
-(clipped to int16 like a hot microphone), with stretches of silence or faint noise in
-between. The stream goes to ``silero_vad_runner --model M.pte --wav - --timing`` through
-a pipe, with a header of unknown sizes (0xFFFFFFFF, as a recorder writing to a pipe),
-and ends mid-frame, so the last frame is zero-padded.
-
-While it runs, the runner's resident memory (``VmRSS`` of ``/proc/<pid>/status``) is
-sampled every ``--interval`` seconds together with the frames printed so far. At the end
-it checks and reports:
-
-* memory: RSS at the first sample, at the end of the warm-up (``--warmup-minutes`` of
-  audio), when the last frame is printed, and the largest in between; growth after the
-  warm-up must be at most ``--max-growth-kib``. (The RSS when DONE is printed, as the
-  runner winds down, is reported apart: teardown is not the streaming loop.)
-* every PROB line: finite probability, times 32 ms apart, nothing but protocol lines;
-* ``DONE frames=N`` with N the frame count of the audio sent (ceil(samples / hop));
-* the runner's model-step time per frame (its ``--timing`` line: median, max).
-
-::
+The committed clips at the program's rate, in a seeded random order at random gains
+(clipped like a hot microphone), between silences or faint noise, are piped to
+``silero_vad_runner --wav - --timing`` under a header of unknown sizes (as a recorder
+writes to a pipe), ending mid-frame. Checked: resident memory (VmRSS) stops growing after
+the warm-up; every PROB line is finite and 32 ms after the last; DONE counts every frame.
+Reported: the model-step time per frame and the RSS at DONE (teardown, not checked).
 
     python -m examples.arm.silero_vad.lab.soak_runner --model out/cpu/silero_vad_cpu.pte \\
         [--hours 1] [--seed 0] [--cpu 0] [--json soak.json]
-
-Exit status: 0 all checks passed, 1 a check failed, 2 unusable arguments.
 """
 
 from __future__ import annotations
 
 if __name__ == "__main__":
-    # Run as a command: before torch loads, hide the known third-party messages that are
-    # not about this run. Only here: importing this module installs nothing.
+    # As a command: hide known third-party noise before torch loads (not on import).
     from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
 
     silence_known_third_party_noise()
@@ -57,18 +40,10 @@ from pathlib import Path
 
 import numpy as np
 
-REPO_ROOT = Path(__file__).resolve().parents[4]
+from examples.arm.silero_vad.lab.common import REPO_ROOT
+
 DATA_DIR = REPO_ROOT / "examples" / "arm" / "silero_vad" / "data"
-DEFAULT_RUNNER = (
-    REPO_ROOT
-    / "build"
-    / "host"
-    / "examples"
-    / "arm"
-    / "silero_vad"
-    / "runtime"
-    / "silero_vad_runner"
-)
+DEFAULT_RUNNER = REPO_ROOT / "build/host/examples/arm/silero_vad/runtime/silero_vad_runner"
 HOP = {16000: 512, 8000: 256}
 CLIP_DIRS = {16000: ("validation", "calibration"), 8000: ("validation_8k", "calibration_8k")}
 UNKNOWN_SIZE = 0xFFFFFFFF
@@ -108,7 +83,7 @@ class SoakReport:
     rss_at_done_kib: int = 0
     rss_max_after_warmup_kib: int = 0
     rss_growth_after_warmup_kib: int = 0
-    rss_samples: int = 0
+    rss_samples: list[RssSample] = field(default_factory=list)
     vm_hwm_kib: int = 0
     timing: dict[str, float] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
@@ -117,16 +92,8 @@ class SoakReport:
 def wav_stream_header(sample_rate: int) -> bytes:
     """A PCM16 mono header with unknown RIFF and data sizes (0xFFFFFFFF)."""
     fmt = struct.pack("<HHIIHH", 1, 1, sample_rate, sample_rate * 2, 2, 16)
-    return (
-        b"RIFF"
-        + struct.pack("<I", UNKNOWN_SIZE)
-        + b"WAVE"
-        + b"fmt "
-        + struct.pack("<I", len(fmt))
-        + fmt
-        + b"data"
-        + struct.pack("<I", UNKNOWN_SIZE)
-    )
+    riff = struct.pack("<4sI4s4sI", b"RIFF", UNKNOWN_SIZE, b"WAVE", b"fmt ", len(fmt))
+    return riff + fmt + struct.pack("<4sI", b"data", UNKNOWN_SIZE)
 
 
 def load_clips(sample_rate: int) -> list[np.ndarray]:
@@ -169,7 +136,7 @@ def soak_audio(
 
 
 def program_sample_rate(model: Path) -> int:
-    """The sample rate the program declares in its metadata (ExecuTorch's Python runtime)."""
+    """The sample rate the program's metadata declares (ExecuTorch's Python runtime)."""
     from examples.arm.silero_vad.streaming.cpu_program import (
         CpuProgramError,
         load_runtime,
@@ -186,17 +153,13 @@ def program_sample_rate(model: Path) -> int:
 def read_rss_kib(pid: int) -> tuple[int, int] | None:
     """(VmRSS, VmHWM) in KiB, or None once the process is gone."""
     try:
-        text = Path(f"/proc/{pid}/status").read_text()
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
     except OSError:
         return None
-    values = {}
-    for line in text.splitlines():
-        key, _, rest = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            values[key] = int(rest.split()[0])
-    if "VmRSS" not in values:
+    fields = dict(line.split(":", 1) for line in lines if ":" in line)
+    if "VmRSS" not in fields:
         return None
-    return values["VmRSS"], values.get("VmHWM", 0)
+    return int(fields["VmRSS"].split()[0]), int(fields.get("VmHWM", "0").split()[0])
 
 
 def parse_timing(stderr: str) -> dict[str, float]:
@@ -213,10 +176,9 @@ def parse_timing(stderr: str) -> dict[str, float]:
 
 
 def run_soak(args: argparse.Namespace) -> SoakReport:
-    runner: Path = args.runner
-    if not os.access(runner, os.X_OK):
+    if not os.access(args.runner, os.X_OK):
         raise SoakError(
-            f"no runner at {runner}: build it with backends/arm/scripts/build_host_runner.sh"
+            f"no runner at {args.runner}: build it with backends/arm/scripts/build_host_runner.sh"
         )
     sample_rate = program_sample_rate(args.model)
     hop = HOP[sample_rate]
@@ -233,19 +195,24 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
         frames_expected=frames_expected,
     )
 
-    command = [str(runner), "--model", str(args.model), "--wav", "-", "--timing"]
+    command = [str(args.runner), "--model", str(args.model), "--wav", "-", "--timing"]
     if args.cpu is not None:
         command = ["taskset", "-c", str(args.cpu), *command]
     start = time.monotonic()
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    assert process.stdin is not None and process.stdout is not None
-    assert process.stderr is not None
-    state = {"frames": 0, "running": True}
-    samples: list[RssSample] = []
-    writer_error: list[str] = []
+    frames = 0
     stderr_chunks: list[bytes] = []
+
+    def sample_rss() -> RssSample | None:
+        values = read_rss_kib(process.pid)
+        if values is None:
+            return None
+        report.vm_hwm_kib = max(report.vm_hwm_kib, values[1])
+        sample = RssSample(round(time.monotonic() - start, 3), frames, values[0])
+        report.rss_samples.append(sample)
+        return sample
 
     def write_audio() -> None:
         try:
@@ -254,120 +221,95 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
                 process.stdin.write(piece.astype("<i2").tobytes())
             process.stdin.close()
         except (BrokenPipeError, OSError) as error:
-            writer_error.append(f"writing the audio failed: {error}")
-
-    def sample_memory() -> None:
-        hwm = 0
-        while state["running"]:
-            values = read_rss_kib(process.pid)
-            if values is not None:
-                samples.append(
-                    RssSample(round(time.monotonic() - start, 3), state["frames"], values[0])
-                )
-                hwm = max(hwm, values[1])
-                report.vm_hwm_kib = hwm
-            time.sleep(args.interval)
+            report.failures.append(f"writing the audio failed: {error}")
 
     threads = [
         threading.Thread(target=write_audio, daemon=True),
-        threading.Thread(target=sample_memory, daemon=True),
         threading.Thread(target=lambda: stderr_chunks.append(process.stderr.read()), daemon=True),
     ]
     for thread in threads:
         thread.start()
 
-    warmup_sample: RssSample | None = None
-    last_frame_sample: RssSample | None = None
+    # RSS every --interval seconds until DONE (then it is the teardown's), and at the end
+    # of the warm-up and the last frame.
+    at_frame: dict[int, RssSample | None] = {warmup_frames: None, frames_expected: None}
+    sample_rss()
+    next_sample = time.monotonic() + args.interval
     for raw in process.stdout:
+        if not report.done_line and time.monotonic() >= next_sample:
+            sample_rss()
+            next_sample += args.interval
         line = raw.decode("utf-8", errors="replace").rstrip("\n")
         if line.startswith("PROB "):
-            fields = line.split()
-            index = state["frames"]
             try:
-                time_s, probability = float(fields[1]), float(fields[2])
-            except (IndexError, ValueError):
+                time_s, probability = (float(value) for value in line.split()[1:3])
+            except ValueError:
                 report.protocol_errors.append(f"bad PROB line {line!r}")
                 continue
             if not math.isfinite(probability):
                 report.non_finite += 1
-            if abs(time_s - index * FRAME_SECONDS) > 0.0015:
-                report.protocol_errors.append(f"frame {index} at {time_s} s")
-            state["frames"] = index + 1
-            if state["frames"] in (warmup_frames, frames_expected):
-                values = read_rss_kib(process.pid)
-                if values is not None:
-                    sample = RssSample(
-                        round(time.monotonic() - start, 3), state["frames"], values[0]
-                    )
-                    samples.append(sample)
-                    if state["frames"] == warmup_frames:
-                        warmup_sample = sample
-                    else:
-                        last_frame_sample = sample
+            if abs(time_s - frames * FRAME_SECONDS) > 0.0015:
+                report.protocol_errors.append(f"frame {frames} at {time_s} s")
+            frames += 1
+            if frames in at_frame:
+                at_frame[frames] = sample_rss()
         elif line.startswith("SEGMENT "):
             report.segments += 1
         elif line.startswith("DONE "):
             report.done_line = line
             values = read_rss_kib(process.pid)
-            if values is not None:
-                report.rss_at_done_kib = values[0]
-            # Memory samples from here on are of the teardown.
-            state["running"] = False
-        elif line in ("\x04", ""):
-            continue
-        else:
+            report.rss_at_done_kib = values[0] if values else 0
+        elif line not in ("\x04", ""):
             report.protocol_errors.append(f"unexpected line {line[:200]!r}")
     process.wait()
-    state["running"] = False
     for thread in threads:
         thread.join(timeout=10)
     report.wall_seconds = round(time.monotonic() - start, 1)
     report.exit_code = process.returncode
-    report.frames_printed = state["frames"]
+    report.frames_printed = frames
     report.timing = parse_timing(b"".join(stderr_chunks).decode("utf-8", errors="replace"))
-    report.rss_samples = len(samples)
-    samples.sort(key=lambda s: s.wall_s)
+    _check(report, warmup_frames, at_frame, args.max_growth_kib)
+    return report
 
+
+def _check(
+    report: SoakReport, warmup_frames: int, at_frame: dict[int, RssSample | None], limit: int
+) -> None:
+    """Appends every failed check to ``report.failures`` and fills in the RSS figures from
+    the samples and those at the end of the warm-up and at the last frame."""
+    warmup, last_frame = at_frame[warmup_frames], at_frame[report.frames_expected]
     failures = report.failures
-    failures += writer_error
     failures += report.protocol_errors[:10]
     if report.exit_code != 0:
         failures.append(f"runner exit status {report.exit_code}")
     if report.non_finite:
         failures.append(f"{report.non_finite} non-finite probabilities")
-    expected_done = f"DONE frames={frames_expected} segments={report.segments}"
+    expected_done = f"DONE frames={report.frames_expected} segments={report.segments}"
     if report.done_line != expected_done:
         failures.append(f"{report.done_line!r}, expected {expected_done!r}")
-    if report.frames_printed != frames_expected:
-        failures.append(f"{report.frames_printed} PROB lines, {frames_expected} frames sent")
-    if not samples:
+    if report.frames_printed != report.frames_expected:
+        failures.append(f"{report.frames_printed} PROB lines, {report.frames_expected} frames sent")
+    if not report.rss_samples:
         failures.append("no memory samples")
-        return report
-    report.rss_first_kib = samples[0].rss_kib
-    if warmup_sample is None or last_frame_sample is None:
+        return
+    report.rss_first_kib = report.rss_samples[0].rss_kib
+    if warmup is None or last_frame is None:
         failures.append(f"no memory sample at the warm-up ({warmup_frames} frames) or the end")
-        return report
-    report.rss_end_kib = last_frame_sample.rss_kib
+        return
     after = [
         s.rss_kib
-        for s in samples
-        if warmup_sample.frames <= s.frames <= last_frame_sample.frames
-        and s.wall_s <= last_frame_sample.wall_s
+        for s in report.rss_samples
+        if warmup.frames <= s.frames <= last_frame.frames and s.wall_s <= last_frame.wall_s
     ]
-    report.rss_warmup_kib = warmup_sample.rss_kib
+    report.rss_end_kib = last_frame.rss_kib
+    report.rss_warmup_kib = warmup.rss_kib
     report.rss_max_after_warmup_kib = max(after)
-    report.rss_growth_after_warmup_kib = max(after) - warmup_sample.rss_kib
-    if report.rss_growth_after_warmup_kib > args.max_growth_kib:
+    report.rss_growth_after_warmup_kib = max(after) - warmup.rss_kib
+    if report.rss_growth_after_warmup_kib > limit:
         failures.append(
             f"RSS grew by {report.rss_growth_after_warmup_kib} KiB after the warm-up "
-            f"(limit {args.max_growth_kib} KiB)"
+            f"(limit {limit} KiB)"
         )
-    if args.samples_out:
-        args.samples_out.write_text(
-            "wall_s\tframes\trss_kib\n"
-            + "".join(f"{s.wall_s}\t{s.frames}\t{s.rss_kib}\n" for s in samples)
-        )
-    return report
 
 
 def format_report(report: SoakReport) -> str:
@@ -380,7 +322,7 @@ def format_report(report: SoakReport) -> str:
         f"  RSS (KiB): first sample {report.rss_first_kib}, after warm-up "
         f"{report.rss_warmup_kib}, last frame {report.rss_end_kib}, max in between "
         f"{report.rss_max_after_warmup_kib} (growth {report.rss_growth_after_warmup_kib}); "
-        f"at DONE {report.rss_at_done_kib}; {report.rss_samples} samples",
+        f"at DONE {report.rss_at_done_kib}; {len(report.rss_samples)} samples",
     ]
     if timing:
         lines.append(
@@ -397,40 +339,19 @@ def format_report(report: SoakReport) -> str:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m examples.arm.silero_vad.lab.soak_runner",
-        description="Stream hours of generated audio through the host runner (--wav -) and "
-        "check its memory stays flat, its output complete and finite, and report its time "
-        "per frame. Exit status: 0 pass, 1 a check failed, 2 unusable arguments.",
+        description=__doc__.splitlines()[0],
+        epilog="Exit status: 0 all checks passed, 1 a check failed, 2 unusable arguments.",
     )
-    parser.add_argument(
-        "--model", type=Path, required=True, help="a CPU program (run.sh --target cpu)"
-    )
-    parser.add_argument(
-        "--runner", type=Path, default=DEFAULT_RUNNER, help=f"the runner (default {DEFAULT_RUNNER})"
-    )
-    parser.add_argument("--hours", type=float, default=1.0, help="hours of audio (default 1)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the audio (default 0)")
-    parser.add_argument(
-        "--interval", type=float, default=2.0, help="seconds between RSS samples (default 2)"
-    )
-    parser.add_argument(
-        "--warmup-minutes",
-        type=float,
-        default=2.0,
-        help="minutes of audio before memory must stop growing (default 2)",
-    )
-    parser.add_argument(
-        "--max-growth-kib",
-        type=int,
-        default=0,
-        help="allowed RSS growth after the warm-up, KiB (default 0)",
-    )
-    parser.add_argument(
-        "--cpu", type=int, default=None, help="pin the runner to this CPU (taskset)"
-    )
-    parser.add_argument("--json", type=Path, default=None, help="also write the report as JSON")
-    parser.add_argument(
-        "--samples-out", type=Path, default=None, help="write the RSS samples (TSV) here"
-    )
+    add = parser.add_argument
+    add("--model", type=Path, required=True, help="a CPU program (run.sh --target cpu)")
+    add("--runner", type=Path, default=DEFAULT_RUNNER, help="default: %(default)s")
+    add("--hours", type=float, default=1.0, help="hours of audio (default 1)")
+    add("--seed", type=int, default=0, help="seed of the audio (default 0)")
+    add("--interval", type=float, default=2.0, help="seconds between RSS samples (default 2)")
+    add("--warmup-minutes", type=float, default=2.0, help="audio before RSS must stay flat")
+    add("--max-growth-kib", type=int, default=0, help="RSS growth allowed after the warm-up")
+    add("--cpu", type=int, help="pin the runner to this CPU (taskset)")
+    add("--json", type=Path, help="also write the report, with every RSS sample, as JSON")
     args = parser.parse_args(argv)
     if args.hours <= 0 or args.interval <= 0 or args.warmup_minutes <= 0:
         parser.error("--hours, --interval and --warmup-minutes must be > 0")

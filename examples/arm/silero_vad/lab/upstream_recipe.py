@@ -5,10 +5,9 @@
 
 """The release's own Arm flow on Silero VAD, without any of our passes, for comparison.
 
-h and c are graph inputs and outputs (a model-owned buffer does not lower on 1.4.1 at
-all), the quantizer and partitioner are the release's ``EthosUQuantizer`` and
-``EthosUPartitioner``. On 1.4.1 the LSTM cell then stays on the CPU in float; 1.5.1
-lowers it itself. Used by ``lab/benchmark_performance.py`` only.
+h and c are graph inputs and outputs (a model-owned buffer does not lower on 1.4.1), with
+the release's ``EthosUQuantizer`` and ``EthosUPartitioner``: on 1.4.1 the LSTM cell stays
+on the CPU in float; 1.5.1 lowers it itself.
 """
 
 from __future__ import annotations
