@@ -80,7 +80,10 @@ CONDITIONS_8K_U85 = {
     "telephone": _condition(0.26, 0.00, 0.997),
 }
 CONDITIONS_8K_U55 = {
-    "level-40": _condition(3.04, 0.13, 0.941),
+    # 3.04 / 0.13 on the host these were measured on; 3.44 / 0.40 (3 of 756 frames) on
+    # another CI host with the same code and packages: at -40 dB the float calibration's
+    # rounding, which differs between CPUs, moves a few frames. The bound takes the larger.
+    "level-40": _condition(3.44, 0.40, 0.941),
     "level-30": _condition(0.66, 0.13, 0.987),
     "level-20": _condition(0.26, 0.00, 0.995),
     "level-10": _condition(0.26, 0.00, 1.000),
