@@ -170,5 +170,5 @@ def host_runner() -> Path:
     without it."""
     runner = Path(os.environ.get("SILERO_VAD_HOST_RUNNER", HOST_RUNNER))
     if not os.access(runner, os.X_OK):
-        pytest.skip(f"no host runner at {runner} (backends/arm/scripts/run_cpp_tests.sh)")
+        pytest.skip(f"no host runner at {runner} (backends/arm/test/run_cpp_tests.sh)")
     return runner

@@ -4,7 +4,7 @@
 # LICENSE file in the root directory of this source tree.
 #
 # The whole test suite of the Silero VAD example: style checks, the C++ runtime
-# tests (backends/arm/scripts/run_cpp_tests.sh) and pytest (passes, the model on the
+# tests (backends/arm/test/run_cpp_tests.sh) and pytest (passes, the model on the
 # release's test pipelines, export, device twin, segmenter, the host end-to-end OOTB
 # test), on every supported executorch release (one venv each, see --help). Creates
 # or reuses the virtualenvs and installs what they need; Debian packages are installed
@@ -22,7 +22,7 @@ Usage: $0 [--executorch VERSION] [--skip-cpp] [--skip-upstream] [--] [pytest arg
 Without --executorch it tests every release that has a requirements/executorch-*.txt:
   A. the full suite on the default release (${SILERO_VAD_DEFAULT_EXECUTORCH}), in its venv:
      1. ruff (lint + format check)
-     2. backends/arm/scripts/run_cpp_tests.sh: host build, CTest, ASan/UBSan unit tests,
+     2. backends/arm/test/run_cpp_tests.sh: host build, CTest, ASan/UBSan unit tests,
         clang-format, Cortex-M85 and Cortex-M55 cross-compile, 60 s of WAV reader fuzzing
      3. pytest over backends/arm/test (reuses the host build of step 2)
      4. the release's own Arm tests, plain and under our pass-manager guard, with
@@ -106,8 +106,8 @@ full_suite() {
   ruff format --check .
 
   if [[ ${skip_cpp} -eq 0 ]]; then
-    stage "C++ runtime: backends/arm/scripts/run_cpp_tests.sh"
-    backends/arm/scripts/run_cpp_tests.sh
+    stage "C++ runtime: backends/arm/test/run_cpp_tests.sh"
+    backends/arm/test/run_cpp_tests.sh
   else
     stage "C++ runtime skipped (--skip-cpp)"
   fi
@@ -125,7 +125,7 @@ release_checks() {
   local build_dir="build/host-executorch-${version}"
   if [[ ${skip_cpp} -eq 0 ]]; then
     stage "C++ host build and CTest against executorch ${version} (${build_dir})"
-    backends/arm/scripts/run_cpp_tests.sh --build-dir "${build_dir}" \
+    backends/arm/test/run_cpp_tests.sh --build-dir "${build_dir}" \
       --skip-sanitizers --skip-cross --skip-fuzz
   fi
 

@@ -8,7 +8,8 @@
 # Cortex-M cross-compile, bounded fuzzing (the Corstone link and FVP run are not here).
 
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
+# shellcheck source=../scripts/cpp_utils.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/cpp_utils.sh"
 
 scripts="${CPP_REPO_ROOT}/backends/arm/scripts"
 build_dir="${CPP_REPO_ROOT}/build/host"
@@ -103,7 +104,7 @@ fi
 fuzz_summary="skipped"
 if [[ ${skip_fuzz} -eq 0 ]]; then
   step "6/6 WAV reader fuzzing, ${fuzz_seconds} s"
-  fuzz_summary="$("${scripts}/run_wav_fuzzer.sh" "${fuzz_seconds}")"
+  fuzz_summary="$("${CPP_REPO_ROOT}/backends/arm/test/run_wav_fuzzer.sh" "${fuzz_seconds}")"
   echo "${fuzz_summary}"
 else
   step "6/6 fuzzing skipped"

@@ -7,7 +7,8 @@
 # with the tests' WAV corpus; fails on any crash, leaving the reproducer in artifacts/.
 
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
+# shellcheck source=../scripts/cpp_utils.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/cpp_utils.sh"
 
 seconds="" runs="" build_dir="${CPP_REPO_ROOT}/build/fuzz" fresh=0
 
