@@ -36,174 +36,120 @@ SPEECH_RMS_DBFS = -22.0
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 
 
+# One clip per paragraph. First line: the set (the 8 kHz sets, ``_8k``, are telephone-band),
+# the clip's name, the espeak-ng voice (language+variant, words per minute, pitch 0-99), the
+# noise (white, pink or brown), its SNR below the speech in dB and its seed, and the speech
+# level in dB relative to SPEECH_RMS_DBFS. Then each sentence after its pause in seconds,
+# and the trailing pause.
+CLIPS = """
+calibration cal_en_us_male_pink20 en-us+m3 150 45 pink 20 11 0
+0.6 The library opens at nine, but the reading room stays closed until noon.
+0.35 Please leave the parcel by the back door.
+0.9 Thanks.
+0.7
+
+calibration cal_de_female_white10 de+f2 140 60 white 10 12 -6
+1.0 Der Zug nach Hamburg hat heute zwanzig Minuten Verspätung.
+0.2 Kannst du mir bitte das Salz reichen?
+1.5
+
+calibration cal_es_male_brown5 es+m1 165 40 brown 5 13 3
+0.4 Mañana por la mañana vamos al mercado a comprar fruta.
+0.8 No, gracias.
+0.3 El concierto empezó tarde porque llovía mucho en la ciudad.
+0.8
+
+validation val_en_gb_female_white15 en-gb+f3 160 65 white 15 21 -3
+0.8 Could you check whether the kettle is still switched on?
+0.3 Seven, eight, nine.
+1.0 The meeting moved to Thursday afternoon, right after lunch.
+0.7
+
+validation val_fr_male_pink8 fr+m4 145 35 pink 8 22 0
+0.5 Il fait beau aujourd'hui, allons nous promener dans le parc.
+1.0 Oui.
+0.45 Le boulanger ouvre très tôt le dimanche matin.
+0.9
+
+validation val_it_female_brown12 it+f4 170 55 brown 12 23 -9
+0.9 La cena è pronta, venite a tavola prima che si raffreddi.
+0.6 Domani partiamo presto per la montagna.
+1.0
+
+calibration_8k cal8k_pt_female_pink12 pt-br+f1 150 55 pink 12 31 -2
+0.7 Bom dia, gostaria de marcar uma consulta para a próxima semana.
+0.4 Pode ser na quinta-feira?
+1.1
+
+calibration_8k cal8k_en_us_male_white18 en-us+m2 165 40 white 18 32 2
+0.5 Your call is important to us, please stay on the line.
+0.8 Press one for billing.
+0.3 Okay, thank you very much.
+0.9
+
+calibration_8k cal8k_nl_female_brown6 nl+f3 140 65 brown 6 33 -8
+1.0 Ik bel over de bestelling van gisteren.
+0.6 Die is nog steeds niet aangekomen, helaas.
+0.8
+
+validation_8k val8k_en_gb_male_pink10 en-gb+m1 155 45 pink 10 41 0
+0.6 I am calling about the broken heater in flat twelve.
+0.9 Yes.
+0.4 Could someone come round tomorrow morning?
+1.0
+
+validation_8k val8k_de_male_white14 de+m3 150 38 white 14 42 -4
+0.8 Guten Tag, hier spricht der Kundendienst.
+0.5 Wie kann ich Ihnen heute helfen?
+1.2
+
+validation_8k val8k_es_female_brown9 es+f2 170 60 brown 9 43 3
+0.5 El técnico llegará entre las diez y las doce.
+0.7 Muchas gracias, hasta luego.
+0.9
+"""
+
+
 @dataclass(frozen=True)
-class Voice:
-    """An espeak-ng voice: language+variant, words per minute, pitch (0-99)."""
+class Clip:
+    """One paragraph of CLIPS."""
 
     name: str
-    speed: int
-    pitch: int
-
-
-@dataclass(frozen=True)
-class Mix:
-    """Seeded noise (white, pink or brown) at ``snr_db`` below the speech, whose level is
-    ``level_db`` relative to SPEECH_RMS_DBFS."""
-
+    voice: str
+    speed: str
+    pitch: str
     noise: str
     snr_db: float
-    level_db: float
     seed: int
-
-
-@dataclass(frozen=True)
-class ClipRecipe:
-    """Sentences in one voice after the given pauses (one more trails), mixed with noise."""
-
-    name: str
-    voice: Voice
-    mix: Mix
+    level_db: float
     pauses_s: tuple[float, ...]
     sentences: tuple[str, ...]
 
 
-def recipe(name: str, voice: Voice, mix: Mix, *script: tuple[float, str] | float) -> ClipRecipe:
-    """A clip's ``script``: (pause in s, sentence) pairs, then the trailing pause."""
-    *pairs, trailing = script
-    pauses, sentences = zip(*pairs, strict=True)
-    return ClipRecipe(name, voice, mix, (*pauses, trailing), sentences)
+def clip_sets(text: str) -> dict[str, list[Clip]]:
+    """The clips of ``text`` (laid out as CLIPS) by set, in order."""
+    sets: dict[str, list[Clip]] = {}
+    for paragraph in text.strip().split("\n\n"):
+        header, *lines, trailing = paragraph.splitlines()
+        clip_set, name, voice, speed, pitch, noise, snr, seed, level = header.split()
+        pauses, sentences = zip(*(line.split(" ", 1) for line in lines), strict=True)
+        pauses_s = tuple(float(pause) for pause in (*pauses, trailing))
+        mix = (noise, float(snr), int(seed), float(level))
+        sets.setdefault(clip_set, []).append(
+            Clip(name, voice, speed, pitch, *mix, pauses_s, sentences)
+        )
+    return sets
 
 
-CALIBRATION = (
-    recipe(
-        "cal_en_us_male_pink20",
-        Voice("en-us+m3", 150, 45),
-        Mix("pink", snr_db=20.0, level_db=0.0, seed=11),
-        (0.6, "The library opens at nine, but the reading room stays closed until noon."),
-        (0.35, "Please leave the parcel by the back door."),
-        (0.9, "Thanks."),
-        0.7,
-    ),
-    recipe(
-        "cal_de_female_white10",
-        Voice("de+f2", 140, 60),
-        Mix("white", snr_db=10.0, level_db=-6.0, seed=12),
-        (1.0, "Der Zug nach Hamburg hat heute zwanzig Minuten Verspätung."),
-        (0.2, "Kannst du mir bitte das Salz reichen?"),
-        1.5,
-    ),
-    recipe(
-        "cal_es_male_brown5",
-        Voice("es+m1", 165, 40),
-        Mix("brown", snr_db=5.0, level_db=3.0, seed=13),
-        (0.4, "Mañana por la mañana vamos al mercado a comprar fruta."),
-        (0.8, "No, gracias."),
-        (0.3, "El concierto empezó tarde porque llovía mucho en la ciudad."),
-        0.8,
-    ),
-)
-
-VALIDATION = (
-    recipe(
-        "val_en_gb_female_white15",
-        Voice("en-gb+f3", 160, 65),
-        Mix("white", snr_db=15.0, level_db=-3.0, seed=21),
-        (0.8, "Could you check whether the kettle is still switched on?"),
-        (0.3, "Seven, eight, nine."),
-        (1.0, "The meeting moved to Thursday afternoon, right after lunch."),
-        0.7,
-    ),
-    recipe(
-        "val_fr_male_pink8",
-        Voice("fr+m4", 145, 35),
-        Mix("pink", snr_db=8.0, level_db=0.0, seed=22),
-        (0.5, "Il fait beau aujourd'hui, allons nous promener dans le parc."),
-        (1.0, "Oui."),
-        (0.45, "Le boulanger ouvre très tôt le dimanche matin."),
-        0.9,
-    ),
-    recipe(
-        "val_it_female_brown12",
-        Voice("it+f4", 170, 55),
-        Mix("brown", snr_db=12.0, level_db=-9.0, seed=23),
-        (0.9, "La cena è pronta, venite a tavola prima che si raffreddi."),
-        (0.6, "Domani partiamo presto per la montagna."),
-        1.0,
-    ),
-)
-
-CALIBRATION_8K = (
-    recipe(
-        "cal8k_pt_female_pink12",
-        Voice("pt-br+f1", 150, 55),
-        Mix("pink", snr_db=12.0, level_db=-2.0, seed=31),
-        (0.7, "Bom dia, gostaria de marcar uma consulta para a próxima semana."),
-        (0.4, "Pode ser na quinta-feira?"),
-        1.1,
-    ),
-    recipe(
-        "cal8k_en_us_male_white18",
-        Voice("en-us+m2", 165, 40),
-        Mix("white", snr_db=18.0, level_db=2.0, seed=32),
-        (0.5, "Your call is important to us, please stay on the line."),
-        (0.8, "Press one for billing."),
-        (0.3, "Okay, thank you very much."),
-        0.9,
-    ),
-    recipe(
-        "cal8k_nl_female_brown6",
-        Voice("nl+f3", 140, 65),
-        Mix("brown", snr_db=6.0, level_db=-8.0, seed=33),
-        (1.0, "Ik bel over de bestelling van gisteren."),
-        (0.6, "Die is nog steeds niet aangekomen, helaas."),
-        0.8,
-    ),
-)
-
-VALIDATION_8K = (
-    recipe(
-        "val8k_en_gb_male_pink10",
-        Voice("en-gb+m1", 155, 45),
-        Mix("pink", snr_db=10.0, level_db=0.0, seed=41),
-        (0.6, "I am calling about the broken heater in flat twelve."),
-        (0.9, "Yes."),
-        (0.4, "Could someone come round tomorrow morning?"),
-        1.0,
-    ),
-    recipe(
-        "val8k_de_male_white14",
-        Voice("de+m3", 150, 38),
-        Mix("white", snr_db=14.0, level_db=-4.0, seed=42),
-        (0.8, "Guten Tag, hier spricht der Kundendienst."),
-        (0.5, "Wie kann ich Ihnen heute helfen?"),
-        1.2,
-    ),
-    recipe(
-        "val8k_es_female_brown9",
-        Voice("es+f2", 170, 60),
-        Mix("brown", snr_db=9.0, level_db=3.0, seed=43),
-        (0.5, "El técnico llegará entre las diez y las doce."),
-        (0.7, "Muchas gracias, hasta luego."),
-        0.9,
-    ),
-)
-
-# Set name: (sample rate, recipes); the 8 kHz sets are telephone-band.
-CLIP_SETS = {
-    "calibration": (16000, CALIBRATION),
-    "validation": (16000, VALIDATION),
-    "calibration_8k": (8000, CALIBRATION_8K),
-    "validation_8k": (8000, VALIDATION_8K),
-}
+CLIP_SETS = clip_sets(CLIPS)
 
 
-def synthesize(voice: Voice, text: str, espeak: str, rate: int) -> np.ndarray:
-    """One sentence from espeak-ng, resampled to ``rate`` (float)."""
+def synthesize(clip: Clip, text: str, espeak: str, rate: int) -> np.ndarray:
+    """One sentence from espeak-ng in the clip's voice, resampled to ``rate`` (float)."""
     with tempfile.TemporaryDirectory() as tmp:
         wav = Path(tmp) / "sentence.wav"
         subprocess.run(
-            [espeak, "-v", voice.name, "-s", str(voice.speed), "-p", str(voice.pitch)]
-            + ["-w", str(wav), text],
+            [espeak, "-v", clip.voice, "-s", clip.speed, "-p", clip.pitch, "-w", str(wav), text],
             check=True,
         )
         speech, espeak_rate = soundfile.read(str(wav), dtype="float64")
@@ -224,30 +170,29 @@ def colored_noise(kind: str, length: int, rng: np.random.Generator, rate: int) -
     return noise / np.sqrt(np.mean(noise**2))
 
 
-def make_clip(recipe: ClipRecipe, espeak: str, rate: int) -> np.ndarray:
-    """Pauses and sentences at the recipe's level, plus noise at its SNR, as int16; at
+def make_clip(clip: Clip, espeak: str, rate: int) -> np.ndarray:
+    """Pauses and sentences at the clip's level, plus noise at its SNR, as int16; at
     8 kHz the speech is band-passed to the telephone band (4th-order Butterworth)."""
     telephone = butter(4, TELEPHONE_BAND_HZ, btype="bandpass", fs=rate, output="sos")
     parts: list[np.ndarray] = []
     sentences: list[np.ndarray] = []
-    for pause, text in zip(recipe.pauses_s, recipe.sentences, strict=False):
-        speech = synthesize(recipe.voice, text, espeak, rate)
+    for pause, text in zip(clip.pauses_s, clip.sentences, strict=False):
+        speech = synthesize(clip, text, espeak, rate)
         if rate == 8000:
             speech = sosfilt(telephone, speech)
         parts += [np.zeros(int(pause * rate)), speech]
         sentences.append(speech)
-    parts.append(np.zeros(int(recipe.pauses_s[-1] * rate)))
-    clip = np.concatenate(parts)
+    parts.append(np.zeros(int(clip.pauses_s[-1] * rate)))
+    audio = np.concatenate(parts)
 
     voiced = np.concatenate(sentences)
     voiced = voiced[np.abs(voiced) > 1e-3]
-    mix = recipe.mix
-    target_rms = 10 ** ((SPEECH_RMS_DBFS + mix.level_db) / 20)
-    clip *= target_rms / np.sqrt(np.mean(voiced**2))
-    noise_rms = target_rms / 10 ** (mix.snr_db / 20)
-    rng = np.random.default_rng(mix.seed)
-    clip += noise_rms * colored_noise(mix.noise, clip.shape[0], rng, rate)
-    return np.clip(np.round(clip * 32767), -32768, 32767).astype(np.int16)
+    target_rms = 10 ** ((SPEECH_RMS_DBFS + clip.level_db) / 20)
+    audio *= target_rms / np.sqrt(np.mean(voiced**2))
+    noise_rms = target_rms / 10 ** (clip.snr_db / 20)
+    rng = np.random.default_rng(clip.seed)
+    audio += noise_rms * colored_noise(clip.noise, audio.shape[0], rng, rate)
+    return np.clip(np.round(audio * 32767), -32768, 32767).astype(np.int16)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -267,14 +212,14 @@ def main(argv: list[str] | None = None) -> int:
         print("ERROR make_clips: espeak-ng not found; apt-get install espeak-ng", file=sys.stderr)
         return 1
     for split in args.sets or list(CLIP_SETS):
-        rate, recipes = CLIP_SETS[split]
+        rate = 8000 if split.endswith("_8k") else 16000
         out_dir = args.output_dir / split
         out_dir.mkdir(parents=True, exist_ok=True)
-        for recipe in recipes:
-            clip = make_clip(recipe, espeak, rate)
-            path = out_dir / f"{recipe.name}.wav"
-            soundfile.write(str(path), clip, rate, subtype="PCM_16")
-            print(f"{path}: {clip.shape[0] / rate:.2f} s")
+        for clip in CLIP_SETS[split]:
+            audio = make_clip(clip, espeak, rate)
+            path = out_dir / f"{clip.name}.wav"
+            soundfile.write(str(path), audio, rate, subtype="PCM_16")
+            print(f"{path}: {audio.shape[0] / rate:.2f} s")
     return 0
 
 
