@@ -23,7 +23,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -110,48 +109,15 @@ validation_8k val8k_es_female_brown9 es+f2 170 60 brown 9 43 3
 """
 
 
-@dataclass(frozen=True)
-class Clip:
-    """One paragraph of CLIPS."""
-
-    name: str
-    voice: str
-    speed: str
-    pitch: str
-    noise: str
-    snr_db: float
-    seed: int
-    level_db: float
-    pauses_s: tuple[float, ...]
-    sentences: tuple[str, ...]
+PARAGRAPHS = CLIPS.strip().split("\n\n")
+CLIP_SETS = list(dict.fromkeys(paragraph.split()[0] for paragraph in PARAGRAPHS))
 
 
-def clip_sets(text: str) -> dict[str, list[Clip]]:
-    """The clips of ``text`` (laid out as CLIPS) by set, in order."""
-    sets: dict[str, list[Clip]] = {}
-    for paragraph in text.strip().split("\n\n"):
-        header, *lines, trailing = paragraph.splitlines()
-        clip_set, name, voice, speed, pitch, noise, snr, seed, level = header.split()
-        pauses, sentences = zip(*(line.split(" ", 1) for line in lines), strict=True)
-        pauses_s = tuple(float(pause) for pause in (*pauses, trailing))
-        mix = (noise, float(snr), int(seed), float(level))
-        sets.setdefault(clip_set, []).append(
-            Clip(name, voice, speed, pitch, *mix, pauses_s, sentences)
-        )
-    return sets
-
-
-CLIP_SETS = clip_sets(CLIPS)
-
-
-def synthesize(clip: Clip, text: str, espeak: str, rate: int) -> np.ndarray:
-    """One sentence from espeak-ng in the clip's voice, resampled to ``rate`` (float)."""
+def synthesize(text: str, voice: list[str], espeak: str, rate: int) -> np.ndarray:
+    """One sentence from espeak-ng (``voice``: its options), resampled to ``rate`` (float)."""
     with tempfile.TemporaryDirectory() as tmp:
         wav = Path(tmp) / "sentence.wav"
-        subprocess.run(
-            [espeak, "-v", clip.voice, "-s", clip.speed, "-p", clip.pitch, "-w", str(wav), text],
-            check=True,
-        )
+        subprocess.run([espeak, *voice, "-w", str(wav), text], check=True)
         speech, espeak_rate = soundfile.read(str(wav), dtype="float64")
     if espeak_rate != ESPEAK_RATE:
         raise RuntimeError(f"espeak-ng wrote {espeak_rate} Hz, expected {ESPEAK_RATE} Hz")
@@ -170,28 +136,31 @@ def colored_noise(kind: str, length: int, rng: np.random.Generator, rate: int) -
     return noise / np.sqrt(np.mean(noise**2))
 
 
-def make_clip(clip: Clip, espeak: str, rate: int) -> np.ndarray:
-    """Pauses and sentences at the clip's level, plus noise at its SNR, as int16; at
-    8 kHz the speech is band-passed to the telephone band (4th-order Butterworth)."""
+def make_clip(paragraph: str, espeak: str, rate: int) -> np.ndarray:
+    """A paragraph of CLIPS: pauses and sentences at its level, plus noise at its SNR, as
+    int16; at 8 kHz the speech is band-passed to the telephone band (4th-order Butterworth)."""
+    header, *lines, trailing = paragraph.splitlines()
+    _, _, voice, speed, pitch, noise, snr_db, seed, level_db = header.split()
     telephone = butter(4, TELEPHONE_BAND_HZ, btype="bandpass", fs=rate, output="sos")
     parts: list[np.ndarray] = []
     sentences: list[np.ndarray] = []
-    for pause, text in zip(clip.pauses_s, clip.sentences, strict=False):
-        speech = synthesize(clip, text, espeak, rate)
+    for line in lines:
+        pause, text = line.split(" ", 1)
+        speech = synthesize(text, ["-v", voice, "-s", speed, "-p", pitch], espeak, rate)
         if rate == 8000:
             speech = sosfilt(telephone, speech)
-        parts += [np.zeros(int(pause * rate)), speech]
+        parts += [np.zeros(int(float(pause) * rate)), speech]
         sentences.append(speech)
-    parts.append(np.zeros(int(clip.pauses_s[-1] * rate)))
+    parts.append(np.zeros(int(float(trailing) * rate)))
     audio = np.concatenate(parts)
 
     voiced = np.concatenate(sentences)
     voiced = voiced[np.abs(voiced) > 1e-3]
-    target_rms = 10 ** ((SPEECH_RMS_DBFS + clip.level_db) / 20)
+    target_rms = 10 ** ((SPEECH_RMS_DBFS + float(level_db)) / 20)
     audio *= target_rms / np.sqrt(np.mean(voiced**2))
-    noise_rms = target_rms / 10 ** (clip.snr_db / 20)
-    rng = np.random.default_rng(clip.seed)
-    audio += noise_rms * colored_noise(clip.noise, audio.shape[0], rng, rate)
+    noise_rms = target_rms / 10 ** (float(snr_db) / 20)
+    rng = np.random.default_rng(int(seed))
+    audio += noise_rms * colored_noise(noise, audio.shape[0], rng, rate)
     return np.clip(np.round(audio * 32767), -32768, 32767).astype(np.int16)
 
 
@@ -211,13 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     if espeak is None:
         print("ERROR make_clips: espeak-ng not found; apt-get install espeak-ng", file=sys.stderr)
         return 1
-    for split in args.sets or list(CLIP_SETS):
+    for split in args.sets or CLIP_SETS:
         rate = 8000 if split.endswith("_8k") else 16000
         out_dir = args.output_dir / split
         out_dir.mkdir(parents=True, exist_ok=True)
-        for clip in CLIP_SETS[split]:
-            audio = make_clip(clip, espeak, rate)
-            path = out_dir / f"{clip.name}.wav"
+        for paragraph in (p for p in PARAGRAPHS if p.split()[0] == split):
+            audio = make_clip(paragraph, espeak, rate)
+            path = out_dir / f"{paragraph.split()[1]}.wav"
             soundfile.write(str(path), audio, rate, subtype="PCM_16")
             print(f"{path}: {audio.shape[0] / rate:.2f} s")
     return 0
