@@ -19,7 +19,6 @@ namespace silero_vad {
 namespace et = executorch::runtime;
 using executorch::aten::ScalarType;
 using executorch::aten::Tensor;
-using executorch::aten::TensorImpl;
 
 namespace {
 
@@ -64,88 +63,100 @@ constexpr const char* kExpectedInput =
     "hop_samples)";
 constexpr const char* kExpectedOutput = "a float32 tensor of shape (1, 1)";
 
-Status check_is_tensor(const et::MethodMeta& meta, bool is_input) {
+// Input or output 0 of the method, which the contract wants a tensor.
+Status tensor_meta(const et::MethodMeta& meta,
+                   bool is_input,
+                   std::optional<et::TensorInfo>* info) {
+  const char* what = is_input ? "input" : "output";
   et::Result<et::Tag> tag = is_input ? meta.input_tag(0) : meta.output_tag(0);
   if (!tag.ok() || *tag != et::Tag::Tensor) {
     return Status::Error(ErrorCode::kModelSignature,
                          "model %s 0 is not a tensor: expected %s",
-                         is_input ? "input" : "output",
+                         what,
                          is_input ? kExpectedInput : kExpectedOutput);
   }
+  et::Result<et::TensorInfo> result =
+      is_input ? meta.input_tensor_meta(0) : meta.output_tensor_meta(0);
+  if (!result.ok()) {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "cannot read the metadata of model %s 0 (error 0x%x)",
+                         what,
+                         error_value(result.error()));
+  }
+  info->emplace(*result);
   return Status::Ok();
 }
 
 // A bounds-checked reader of flatbuffer tables, vectors and strings: safe on
-// any bytes, although Program::load() has verified them already.
+// any bytes, although Program::load() has verified them already. A read out of
+// bounds returns 0 and clears ok().
 class FlatbufferView {
  public:
   FlatbufferView(const uint8_t* data, size_t size) : data_(data), size_(size) {}
 
+  bool ok() const {
+    return ok_;
+  }
   // The little-endian unsigned integer of `bytes` (1, 2 or 4) bytes at `pos`.
-  bool uint(size_t pos, size_t bytes, uint32_t* out) const {
+  uint32_t uint(size_t pos, size_t bytes) {
     if (pos > size_ || size_ - pos < bytes) {
-      return false;
+      return fail();
     }
-    *out = 0;
+    uint32_t value = 0;
     for (size_t i = bytes; i-- > 0;) {
-      *out = (*out << 8) | data_[pos + i];
+      value = (value << 8) | data_[pos + i];
     }
-    return true;
+    return value;
   }
   // The target of the unsigned offset stored at `pos`.
-  bool follow(size_t pos, size_t* target) const {
-    uint32_t offset = 0;
-    if (!uint(pos, 4, &offset) || offset > size_ - pos) {
-      return false;
-    }
-    *target = pos + offset;
-    return true;
+  size_t follow(size_t pos) {
+    const uint32_t offset = uint(pos, 4);
+    return ok_ && offset <= size_ - pos ? pos + offset : fail();
   }
   // Where field `id` of the table at `table` is stored; 0 when absent.
-  bool field(size_t table, unsigned id, size_t* pos) const {
-    uint32_t soffset = 0;
-    uint32_t vtable_size = 0;
-    uint32_t offset = 0;
-    if (!uint(table, 4, &soffset)) {
-      return false;
-    }
+  size_t field(size_t table, unsigned id) {
     // The vtable lies at table - soffset (a signed 32-bit value).
     const int64_t vtable =
-        static_cast<int64_t>(table) - static_cast<int32_t>(soffset);
-    if (vtable < 0 || static_cast<uint64_t>(vtable) >= size_ ||
-        !uint(static_cast<size_t>(vtable), 2, &vtable_size)) {
-      return false;
+        static_cast<int64_t>(table) - static_cast<int32_t>(uint(table, 4));
+    if (!ok_ || vtable < 0 || static_cast<uint64_t>(vtable) >= size_) {
+      return fail();
     }
     // A field beyond the vtable was added after this table was written.
     const size_t entry = 4 + 2 * static_cast<size_t>(id);
-    if (entry + 2 <= vtable_size &&
-        !uint(static_cast<size_t>(vtable) + entry, 2, &offset)) {
-      return false;
-    }
-    *pos = offset == 0 ? 0 : table + offset;
-    return true;
+    const uint32_t offset = entry + 2 <= uint(static_cast<size_t>(vtable), 2)
+                                ? uint(static_cast<size_t>(vtable) + entry, 2)
+                                : 0;
+    return ok_ && offset != 0 ? table + offset : 0;
   }
   // The table or string that field `id` refers to; 0 when absent.
-  bool field_target(size_t table, unsigned id, size_t* target) const {
-    size_t pos = 0;
-    *target = 0;
-    return field(table, id, &pos) && (pos == 0 || follow(pos, target));
+  size_t field_target(size_t table, unsigned id) {
+    const size_t pos = field(table, id);
+    return pos == 0 ? 0 : follow(pos);
   }
   // The vector that field `id` refers to and its length; 0 and 0 when absent.
-  bool vector(size_t table, unsigned id, size_t* vec, uint32_t* count) const {
-    *count = 0;
-    return field_target(table, id, vec) &&
-           (*vec == 0 ||
-            (uint(*vec, 4, count) && *count <= (size_ - *vec - 4) / 4));
+  size_t vector(size_t table, unsigned id, uint32_t* count) {
+    const size_t vec = field_target(table, id);
+    *count = vec == 0 ? 0 : uint(vec, 4);
+    if (ok_ && vec != 0 && *count > (size_ - vec - 4) / 4) {
+      *count = 0;
+      return fail();
+    }
+    return vec;
   }
   // Element `index` of a vector of tables.
-  bool element(size_t vec, uint32_t index, size_t* target) const {
-    return follow(vec + 4 + 4 * static_cast<size_t>(index), target);
+  size_t element(size_t vec, uint32_t index) {
+    return follow(vec + 4 + 4 * static_cast<size_t>(index));
   }
 
  private:
+  size_t fail() {
+    ok_ = false;
+    return 0;
+  }
+
   const uint8_t* data_;
   size_t size_;
+  bool ok_ = true;
 };
 
 // ExecuTorch's Method::init (1.4 and 1.5) keeps only the last operator
@@ -159,38 +170,32 @@ Status check_kernel_calls(const uint8_t* data, size_t size) {
   // Operator.name (0), .overload (1).
   constexpr uint32_t kKernelCall = 1;
   constexpr uint32_t kMaxOperatorName = 100;  // ExecuTorch's name buffer
-  const FlatbufferView fb(data, size);
+  FlatbufferView fb(data, size);
   const Status malformed = Status::Error(
       ErrorCode::kModelLoad,
       "not a loadable ExecuTorch program: its method tables are malformed");
-  size_t root = 0;
-  size_t plans = 0;
   uint32_t plan_count = 0;
-  if (!fb.follow(0, &root) || !fb.vector(root, 1, &plans, &plan_count) ||
-      plans == 0) {
+  const size_t plans = fb.vector(fb.follow(0), 1, &plan_count);
+  if (!fb.ok() || plans == 0) {
     return malformed;
   }
   for (uint32_t p = 0; p < plan_count; ++p) {
-    size_t plan = 0;
-    size_t operators = 0;
+    const size_t plan = fb.element(plans, p);
     uint32_t operator_count = 0;
-    if (!fb.element(plans, p, &plan) ||
-        !fb.vector(plan, 6, &operators, &operator_count)) {
+    const size_t operators = fb.vector(plan, 6, &operator_count);
+    if (!fb.ok()) {
       return malformed;
     }
     for (uint32_t o = 0; o < operator_count; ++o) {
-      size_t op = 0;
-      size_t name = 0;
-      size_t overload = 0;
-      uint32_t name_length = 0;
-      uint32_t overload_length = 0;
-      if (!fb.element(operators, o, &op) || !fb.field_target(op, 0, &name) ||
-          !fb.field_target(op, 1, &overload)) {
+      const size_t op = fb.element(operators, o);
+      const size_t name = fb.field_target(op, 0);
+      const size_t overload = fb.field_target(op, 1);
+      if (!fb.ok()) {
         return malformed;
       }
-      if (name == 0 || !fb.uint(name, 4, &name_length) ||
-          (overload != 0 && !fb.uint(overload, 4, &overload_length)) ||
-          name_length >= kMaxOperatorName ||
+      const uint32_t name_length = name == 0 ? 0 : fb.uint(name, 4);
+      const uint32_t overload_length = overload == 0 ? 0 : fb.uint(overload, 4);
+      if (!fb.ok() || name == 0 || name_length >= kMaxOperatorName ||
           overload_length >= kMaxOperatorName - name_length - 1) {
         return Status::Error(ErrorCode::kModelLoad,
                              "not a loadable ExecuTorch program: operator %lu "
@@ -198,37 +203,23 @@ Status check_kernel_calls(const uint8_t* data, size_t size) {
                              ul(o));
       }
     }
-    size_t chains = 0;
     uint32_t chain_count = 0;
-    if (!fb.vector(plan, 5, &chains, &chain_count)) {
-      return malformed;
-    }
-    for (uint32_t c = 0; c < chain_count; ++c) {
-      size_t chain = 0;
-      size_t instructions = 0;
+    const size_t chains = fb.vector(plan, 5, &chain_count);
+    for (uint32_t c = 0; fb.ok() && c < chain_count; ++c) {
       uint32_t instruction_count = 0;
-      if (!fb.element(chains, c, &chain) ||
-          !fb.vector(chain, 2, &instructions, &instruction_count)) {
-        return malformed;
-      }
-      for (uint32_t i = 0; i < instruction_count; ++i) {
-        size_t instruction = 0;
-        size_t type_pos = 0;
-        uint32_t type = 0;
-        if (!fb.element(instructions, i, &instruction) ||
-            !fb.field(instruction, 0, &type_pos) ||
-            (type_pos != 0 && !fb.uint(type_pos, 1, &type))) {
-          return malformed;
-        }
-        if (type != kKernelCall) {
+      const size_t instructions =
+          fb.vector(fb.element(chains, c), 2, &instruction_count);
+      for (uint32_t i = 0; fb.ok() && i < instruction_count; ++i) {
+        const size_t instruction = fb.element(instructions, i);
+        const size_t type_pos = fb.field(instruction, 0);
+        if (type_pos == 0 || fb.uint(type_pos, 1) != kKernelCall) {
           continue;
         }
-        size_t call = 0;
-        size_t index_pos = 0;
-        uint32_t op_index = 0;  // the default when absent
-        if (!fb.field_target(instruction, 1, &call) || call == 0 ||
-            !fb.field(call, 0, &index_pos) ||
-            (index_pos != 0 && !fb.uint(index_pos, 4, &op_index))) {
+        const size_t call = fb.field_target(instruction, 1);
+        const size_t index_pos = call == 0 ? 0 : fb.field(call, 0);
+        // 0, the default, when absent.
+        const uint32_t op_index = index_pos == 0 ? 0 : fb.uint(index_pos, 4);
+        if (!fb.ok() || call == 0) {
           return malformed;
         }
         if (op_index >= operator_count) {
@@ -242,42 +233,14 @@ Status check_kernel_calls(const uint8_t* data, size_t size) {
         }
       }
     }
+    if (!fb.ok()) {
+      return malformed;
+    }
   }
   return Status::Ok();
 }
 
 }  // namespace
-
-et::Result<et::FreeableBuffer> MemoryDataLoader::load(
-    size_t offset, size_t size, const SegmentInfo& /*segment_info*/) const {
-  // Subtract rather than add: offset + size could wrap.
-  if (offset > size_ || size > size_ - offset) {
-    return et::Error::InvalidArgument;
-  }
-  return et::FreeableBuffer(data_ + offset, size, nullptr);
-}
-
-et::Error MemoryDataLoader::load_into(size_t offset,
-                                      size_t size,
-                                      const SegmentInfo& /*segment_info*/,
-                                      void* buffer) const {
-  if (buffer == nullptr || offset > size_ || size > size_ - offset) {
-    return et::Error::InvalidArgument;
-  }
-  std::memcpy(buffer, data_ + offset, size);
-  return et::Error::Ok;
-}
-
-et::Result<size_t> MemoryDataLoader::size() const {
-  return size_;
-}
-
-VadModel::~VadModel() {
-  // The Method refers to the program and the allocators: destroy it first.
-  method_.reset();
-  input_impl_.reset();
-  program_.reset();
-}
 
 Status VadModel::open(const void* pte, size_t size) {
   if (program_.has_value()) {
@@ -333,16 +296,10 @@ Status VadModel::check_signature() {
                          ul(meta->num_outputs()),
                          kExpectedOutput);
   }
-  Status status = check_is_tensor(*meta, /*is_input=*/false);
+  std::optional<et::TensorInfo> output;
+  Status status = tensor_meta(*meta, /*is_input=*/false, &output);
   if (!status.ok()) {
     return status;
-  }
-  const et::Result<et::TensorInfo> output = meta->output_tensor_meta(0);
-  if (!output.ok()) {
-    return Status::Error(ErrorCode::kModelSignature,
-                         "cannot read the metadata of model output 0 (error "
-                         "0x%x)",
-                         error_value(output.error()));
   }
   if (output->scalar_type() != ScalarType::Float) {
     return Status::Error(ErrorCode::kModelSignature,
@@ -356,16 +313,10 @@ Status VadModel::check_signature() {
                          shape_text(output->sizes()).text,
                          kExpectedOutput);
   }
-  status = check_is_tensor(*meta, /*is_input=*/true);
+  std::optional<et::TensorInfo> input;
+  status = tensor_meta(*meta, /*is_input=*/true, &input);
   if (!status.ok()) {
     return status;
-  }
-  et::Result<et::TensorInfo> input = meta->input_tensor_meta(0);
-  if (!input.ok()) {
-    return Status::Error(ErrorCode::kModelSignature,
-                         "cannot read the metadata of model input 0 (error "
-                         "0x%x)",
-                         error_value(input.error()));
   }
   if (input->scalar_type() == ScalarType::Short) {
     audio_input_ = AudioInput::kInt16;
@@ -525,14 +476,12 @@ Status VadModel::load(ByteSpan method_pool,
         ul(needed));
   }
   // Carve one aligned arena per planned buffer out of the pool.
-  if (num_planned_ > 0) {
-    const uintptr_t base = reinterpret_cast<uintptr_t>(planned_pool.data);
-    size_t offset = round_up(base, kPlannedAlignment) - base;
-    for (size_t i = 0; i < num_planned_; ++i) {
-      planned_spans_[i] =
-          et::Span<uint8_t>(planned_pool.data + offset, planned_sizes_[i]);
-      offset += round_up(planned_sizes_[i], kPlannedAlignment);
-    }
+  const uintptr_t base = reinterpret_cast<uintptr_t>(planned_pool.data);
+  size_t offset = round_up(base, kPlannedAlignment) - base;
+  for (size_t i = 0; i < num_planned_; ++i) {
+    planned_spans_[i] =
+        et::Span<uint8_t>(planned_pool.data + offset, planned_sizes_[i]);
+    offset += round_up(planned_sizes_[i], kPlannedAlignment);
   }
   method_allocator_.emplace(static_cast<uint32_t>(method_pool.size),
                             method_pool.data);
@@ -610,17 +559,8 @@ Result<float> VadModel::step(const int16_t* frame) {
                          et::to_string(error),
                          error_value(error));
   }
-  const et::EValue& output = method_->get_output(0);
-  if (!output.isTensor()) {
-    return Status::Error(ErrorCode::kModelExecute,
-                         "model output is not a tensor");
-  }
-  const Tensor tensor = output.toTensor();
-  if (tensor.scalar_type() != ScalarType::Float || tensor.numel() != 1) {
-    return Status::Error(ErrorCode::kModelExecute,
-                         "model output is not a single float32 value");
-  }
-  return tensor.const_data_ptr<float>()[0];
+  // The signature was checked at open(): the output is a (1, 1) float tensor.
+  return method_->get_output(0).toTensor().const_data_ptr<float>()[0];
 }
 
 size_t VadModel::method_pool_used() const {

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #include <executorch/runtime/core/data_loader.h>
@@ -44,16 +45,32 @@ class MemoryDataLoader final : public executorch::runtime::DataLoader {
       : data_(static_cast<const uint8_t*>(data)), size_(size) {}
 
   executorch::runtime::Result<executorch::runtime::FreeableBuffer> load(
-      size_t offset,
-      size_t size,
-      const SegmentInfo& segment_info) const override;
+      size_t offset, size_t size, const SegmentInfo&) const override {
+    if (!contains(offset, size)) {
+      return executorch::runtime::Error::InvalidArgument;
+    }
+    return executorch::runtime::FreeableBuffer(data_ + offset, size, nullptr);
+  }
   executorch::runtime::Error load_into(size_t offset,
                                        size_t size,
-                                       const SegmentInfo& segment_info,
-                                       void* buffer) const override;
-  executorch::runtime::Result<size_t> size() const override;
+                                       const SegmentInfo&,
+                                       void* buffer) const override {
+    if (buffer == nullptr || !contains(offset, size)) {
+      return executorch::runtime::Error::InvalidArgument;
+    }
+    std::memcpy(buffer, data_ + offset, size);
+    return executorch::runtime::Error::Ok;
+  }
+  executorch::runtime::Result<size_t> size() const override {
+    return size_;
+  }
 
  private:
+  // Subtracts rather than adds: offset + size could wrap.
+  bool contains(size_t offset, size_t size) const {
+    return offset <= size_ && size <= size_ - offset;
+  }
+
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
 };
@@ -73,7 +90,6 @@ class VadModel final : public ModelStep {
   VadModel() = default;
   VadModel(const VadModel&) = delete;
   VadModel& operator=(const VadModel&) = delete;
-  ~VadModel();
 
   // Loads and checks the program in `pte`, which must outlive this object.
   Status open(const void* pte, size_t size);
@@ -102,6 +118,7 @@ class VadModel final : public ModelStep {
   Result<int64_t> read_metadata(const char* name);
   Status read_geometry();
 
+  // Destroyed in reverse order: the Method before what it points into.
   MemoryDataLoader loader_;
   std::optional<executorch::runtime::Program> program_;
   size_t planned_sizes_[kMaxPlannedBuffers] = {};
