@@ -12,28 +12,8 @@
 namespace silero_vad {
 namespace {
 
-// The input size of a stream.
-constexpr uint64_t kUnknownInputSize = UINT64_MAX;
-
-class MemoryByteSource final : public ByteSource {
- public:
-  MemoryByteSource(const uint8_t* data, size_t size)
-      : data_(data), size_(data == nullptr ? 0 : size) {}
-
-  size_t read(uint8_t* out, size_t max_bytes) override {
-    const size_t count = std::min(size_ - position_, max_bytes);
-    if (count > 0) {
-      std::memcpy(out, data_ + position_, count);
-    }
-    position_ += count;
-    return count;
-  }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t position_ = 0;
-};
+// The size of a stream or of a RIFF chunk that does not say.
+constexpr uint64_t kUnknownSize = UINT64_MAX;
 
 constexpr size_t kRiffHeaderBytes = 12;
 constexpr size_t kChunkHeaderBytes = 8;
@@ -111,26 +91,15 @@ const char* format_name(uint16_t tag) {
   return "unknown";
 }
 
-// Reads `size` bytes unless the input ends first; returns the bytes read.
-size_t read_fully(ByteSource& source, uint8_t* out, size_t size) {
-  size_t done = 0;
-  while (done < size) {
-    const size_t got = source.read(out + done, size - done);
-    if (got == 0) {
-      break;
-    }
-    done += got;
-  }
-  return done;
-}
-
-// Discards `size` bytes unless the input ends first; returns how many.
-uint64_t skip(ByteSource& source, uint64_t size) {
+// Reads `size` bytes into `out`, or discards them if `out` is null, unless
+// the input ends first; returns how many.
+uint64_t read_fully(ByteSource& source, uint8_t* out, uint64_t size) {
   uint8_t scratch[64];
   uint64_t done = 0;
   while (done < size) {
-    const size_t got = source.read(
-        scratch, static_cast<size_t>(std::min<uint64_t>(size - done, 64)));
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(
+        size - done, out != nullptr ? size : sizeof(scratch)));
+    const size_t got = source.read(out != nullptr ? out + done : scratch, want);
     if (got == 0) {
       break;
     }
@@ -139,65 +108,47 @@ uint64_t skip(ByteSource& source, uint64_t size) {
   return done;
 }
 
-struct FmtChunk {
-  uint16_t format_tag = 0;
-  uint16_t channels = 0;
-  uint32_t sample_rate = 0;
-  uint16_t block_align = 0;
-  uint16_t bits_per_sample = 0;
-  uint16_t valid_bits = 0;  // WAVE_FORMAT_EXTENSIBLE only
-  uint16_t subformat = 0;
-  bool subformat_known = false;
-};
-
 // `body` holds the first min(size, kFmtExtensibleBytes) bytes of a fmt chunk
 // of `size` bytes (size >= kFmtMinBytes).
-Status parse_fmt(const uint8_t* body, uint32_t size, FmtChunk* fmt) {
-  fmt->format_tag = read_u16(body);
-  fmt->channels = read_u16(body + 2);
-  fmt->sample_rate = read_u32(body + 4);  // then the byte rate, not needed
-  fmt->block_align = read_u16(body + 12);
-  fmt->bits_per_sample = read_u16(body + 14);
-  if (fmt->format_tag != kFormatExtensible) {
-    return Status::Ok();
-  }
-  if (size < kFmtExtensibleBytes) {
-    return Status::Error(
-        ErrorCode::kInvalidWav,
-        "WAVE_FORMAT_EXTENSIBLE fmt chunk is %lu bytes, need %lu",
-        ul(size),
-        ul(kFmtExtensibleBytes));
-  }
-  const uint16_t extension_size = read_u16(body + 16);
-  if (extension_size < 22) {
-    return Status::Error(
-        ErrorCode::kInvalidWav,
-        "WAVE_FORMAT_EXTENSIBLE extension is %u bytes, need 22",
-        static_cast<unsigned>(extension_size));
-  }
-  fmt->valid_bits = read_u16(body + 18);  // then the channel mask, not needed
-  fmt->subformat = read_u16(body + 24);
-  fmt->subformat_known =
-      std::memcmp(body + 26, kSubformatGuidTail, sizeof(kSubformatGuidTail)) ==
-      0;
-  return Status::Ok();
-}
-
-Status check_fmt(const FmtChunk& fmt, const FrameGeometry& geometry) {
-  uint16_t format = fmt.format_tag;
-  if (format == kFormatExtensible) {
-    if (!fmt.subformat_known) {
+Status check_fmt(const uint8_t* body,
+                 uint32_t size,
+                 const FrameGeometry& geometry) {
+  const uint16_t format_tag = read_u16(body);
+  const uint16_t channels = read_u16(body + 2);
+  const uint32_t sample_rate = read_u32(body + 4);  // then the byte rate
+  const uint16_t block_align = read_u16(body + 12);
+  const uint16_t bits_per_sample = read_u16(body + 14);
+  uint16_t format = format_tag;
+  uint16_t valid_bits = kRequiredBits;
+  if (format_tag == kFormatExtensible) {
+    if (size < kFmtExtensibleBytes) {
+      return Status::Error(
+          ErrorCode::kInvalidWav,
+          "WAVE_FORMAT_EXTENSIBLE fmt chunk is %lu bytes, need %lu",
+          ul(size),
+          ul(kFmtExtensibleBytes));
+    }
+    const uint16_t extension_size = read_u16(body + 16);
+    if (extension_size < 22) {
+      return Status::Error(
+          ErrorCode::kInvalidWav,
+          "WAVE_FORMAT_EXTENSIBLE extension is %u bytes, need 22",
+          static_cast<unsigned>(extension_size));
+    }
+    if (std::memcmp(
+            body + 26, kSubformatGuidTail, sizeof(kSubformatGuidTail))) {
       return Status::Error(
           ErrorCode::kUnsupportedWav,
           "WAVE_FORMAT_EXTENSIBLE with an unknown sub-format GUID: need PCM");
     }
-    format = fmt.subformat;
+    valid_bits = read_u16(body + 18);  // then the channel mask, not needed
+    format = read_u16(body + 24);
   }
   if (format == kFormatIeeeFloat) {
     return Status::Error(ErrorCode::kUnsupportedWav,
                          "%u-bit IEEE float samples are not supported: need "
                          "16-bit integer PCM",
-                         static_cast<unsigned>(fmt.bits_per_sample));
+                         static_cast<unsigned>(bits_per_sample));
   }
   if (format != kFormatPcm) {
     return Status::Error(ErrorCode::kUnsupportedWav,
@@ -206,46 +157,46 @@ Status check_fmt(const FmtChunk& fmt, const FrameGeometry& geometry) {
                          static_cast<unsigned>(format),
                          format_name(format));
   }
-  if (fmt.channels == 0) {
+  if (channels == 0) {
     return Status::Error(ErrorCode::kInvalidWav,
                          "fmt chunk declares 0 channels");
   }
-  if (fmt.channels != 1) {
+  if (channels != 1) {
     return Status::Error(ErrorCode::kUnsupportedWav,
                          "%u channels (%s) found: need mono",
-                         static_cast<unsigned>(fmt.channels),
-                         fmt.channels == 2 ? "stereo" : "multi-channel");
+                         static_cast<unsigned>(channels),
+                         channels == 2 ? "stereo" : "multi-channel");
   }
-  if (fmt.bits_per_sample != kRequiredBits) {
+  if (bits_per_sample != kRequiredBits) {
     return Status::Error(ErrorCode::kUnsupportedWav,
                          "%u-bit samples found: need 16-bit PCM",
-                         static_cast<unsigned>(fmt.bits_per_sample));
+                         static_cast<unsigned>(bits_per_sample));
   }
-  if (fmt.format_tag == kFormatExtensible && fmt.valid_bits != kRequiredBits) {
+  if (valid_bits != kRequiredBits) {
     return Status::Error(ErrorCode::kUnsupportedWav,
                          "%u valid bits in 16-bit containers found: need all "
                          "16 bits valid",
-                         static_cast<unsigned>(fmt.valid_bits));
+                         static_cast<unsigned>(valid_bits));
   }
-  if (fmt.sample_rate != geometry.sample_rate) {
+  if (sample_rate != geometry.sample_rate) {
     // Name the other Silero model if the audio is at its rate.
-    const bool other_model = frame_geometry(fmt.sample_rate).ok();
+    const bool other_model = frame_geometry(sample_rate).ok();
     return Status::Error(
         ErrorCode::kUnsupportedWav,
         "sample rate %lu Hz found: the program takes %lu Hz (resample "
         "first%s%s)",
-        ul(fmt.sample_rate),
+        ul(sample_rate),
         ul(geometry.sample_rate),
         other_model ? ", or use the model exported with run.sh --sample-rate "
                     : "",
         other_model
-            ? (fmt.sample_rate == kGeometry8k.sample_rate ? "8000" : "16000")
+            ? (sample_rate == kGeometry8k.sample_rate ? "8000" : "16000")
             : "");
   }
-  if (fmt.block_align != kRequiredBlockAlign) {
+  if (block_align != kRequiredBlockAlign) {
     return Status::Error(ErrorCode::kInvalidWav,
                          "block align %u does not match 16-bit mono (need %u)",
-                         static_cast<unsigned>(fmt.block_align),
+                         static_cast<unsigned>(block_align),
                          static_cast<unsigned>(kRequiredBlockAlign));
   }
   return Status::Ok();
@@ -286,10 +237,9 @@ Status check_sample_count(uint64_t samples, const FrameGeometry& geometry) {
 // known `input_size` (a file) adds the truncation checks.
 Result<WavHeader> read_wav_header(ByteSource& source,
                                   const FrameGeometry& geometry,
-                                  uint64_t input_size = kUnknownInputSize) {
-  const bool size_known = input_size != kUnknownInputSize;
+                                  uint64_t input_size = kUnknownSize) {
   uint8_t riff[kRiffHeaderBytes];
-  const size_t got = read_fully(source, riff, sizeof(riff));
+  const uint64_t got = read_fully(source, riff, sizeof(riff));
   if (got < kRiffHeaderBytes) {
     return Status::Error(ErrorCode::kInvalidWav,
                          "too short for a RIFF/WAVE header: %lu bytes, need "
@@ -319,15 +269,14 @@ Result<WavHeader> read_wav_header(ByteSource& source,
   }
   WavHeader header;
   const uint32_t riff_size = read_u32(riff + 4);
-  header.riff_size_known = !unknown_size(riff_size);
-  if (header.riff_size_known) {
+  if (!unknown_size(riff_size)) {
     if (riff_size < 4) {
       return Status::Error(ErrorCode::kInvalidWav,
                            "RIFF size %lu cannot even hold the 'WAVE' tag",
                            ul(riff_size));
     }
     header.riff_end = static_cast<uint64_t>(riff_size) + 8;
-    if (size_known && header.riff_end > input_size) {
+    if (header.riff_end > input_size) {
       return Status::Error(ErrorCode::kTruncatedWav,
                            "truncated file: the RIFF header declares %lu "
                            "bytes but only %lu follow it",
@@ -336,27 +285,20 @@ Result<WavHeader> read_wav_header(ByteSource& source,
     }
   }
 
-  FmtChunk fmt;
   bool have_fmt = false;
   uint64_t pos = kRiffHeaderBytes;
-  while (true) {
-    if (header.riff_size_known) {
-      if (pos >= header.riff_end) {
-        break;
-      }
-      const uint64_t remaining = header.riff_end - pos;
-      if (remaining < kChunkHeaderBytes) {
-        return Status::Error(ErrorCode::kInvalidWav,
-                             "truncated chunk header at byte %lu: %lu bytes "
-                             "left, need %lu",
-                             ul(pos),
-                             ul(remaining),
-                             ul(kChunkHeaderBytes));
-      }
+  while (pos < header.riff_end) {
+    if (header.riff_end - pos < kChunkHeaderBytes) {
+      return Status::Error(ErrorCode::kInvalidWav,
+                           "truncated chunk header at byte %lu: %lu bytes "
+                           "left, need %lu",
+                           ul(pos),
+                           ul(header.riff_end - pos),
+                           ul(kChunkHeaderBytes));
     }
     uint8_t chunk[kChunkHeaderBytes];
-    const size_t header_got = read_fully(source, chunk, sizeof(chunk));
-    if (header_got == 0 && !header.riff_size_known) {
+    const uint64_t header_got = read_fully(source, chunk, sizeof(chunk));
+    if (header_got == 0 && header.riff_end == kUnknownSize) {
       break;  // the input ends between chunks: the end of the RIFF chunk
     }
     if (header_got == 0) {
@@ -377,7 +319,7 @@ Result<WavHeader> read_wav_header(ByteSource& source,
     const uint32_t chunk_size = read_u32(chunk + 4);
     const uint64_t body = pos + kChunkHeaderBytes;
     const bool is_data = tag_is(chunk, "data");
-    if (header.riff_size_known && chunk_size > header.riff_end - body &&
+    if (chunk_size > header.riff_end - body &&
         !(is_data && unknown_size(chunk_size))) {
       if (is_data) {
         return Status::Error(ErrorCode::kInvalidWav,
@@ -412,8 +354,8 @@ Result<WavHeader> read_wav_header(ByteSource& source,
                                static_cast<unsigned>(kRequiredBlockAlign));
         }
         header.data_bytes = chunk_size;
-        if (size_known && !header.riff_size_known &&
-            chunk_size > input_size - body) {
+        // Inside the file if inside its RIFF chunk (checked above).
+        if (chunk_size > input_size - body) {
           return Status::Error(ErrorCode::kTruncatedWav,
                                "truncated file: the data chunk declares %lu "
                                "bytes but only %lu follow it",
@@ -421,7 +363,6 @@ Result<WavHeader> read_wav_header(ByteSource& source,
                                ul(input_size - body));
         }
       }
-      header.sample_rate = fmt.sample_rate;
       return header;
     }
 
@@ -442,25 +383,21 @@ Result<WavHeader> read_wav_header(ByteSource& source,
       if (consumed < want) {
         return ended_inside(chunk, pos, consumed, chunk_size);
       }
-      Status status = parse_fmt(fmt_body, chunk_size, &fmt);
-      if (status.ok()) {
-        status = check_fmt(fmt, geometry);
-      }
+      const Status status = check_fmt(fmt_body, chunk_size, geometry);
       if (!status.ok()) {
         return status;
       }
       have_fmt = true;
     }
-    consumed += skip(source, chunk_size - consumed);
+    consumed += read_fully(source, nullptr, chunk_size - consumed);
     if (consumed < chunk_size) {
       return ended_inside(chunk, pos, consumed, chunk_size);
     }
     pos = body + chunk_size;
     // Odd-sized chunks are followed by a pad byte. Writers often drop it
     // after the last chunk, so a missing final pad byte is accepted.
-    if ((chunk_size & 1u) != 0 &&
-        (!header.riff_size_known || pos < header.riff_end)) {
-      pos += skip(source, 1);
+    if ((chunk_size & 1u) != 0 && pos < header.riff_end) {
+      pos += read_fully(source, nullptr, 1);
     }
   }
   return Status::Error(
@@ -468,6 +405,15 @@ Result<WavHeader> read_wav_header(ByteSource& source,
 }
 
 }  // namespace
+
+size_t MemoryByteSource::read(uint8_t* out, size_t max_bytes) {
+  const size_t count = std::min(size_ - position_, max_bytes);
+  if (count > 0) {
+    std::memcpy(out, data_ + position_, count);
+  }
+  position_ += count;
+  return count;
+}
 
 Result<WavAudio> parse_wav(const uint8_t* data,
                            size_t size,
@@ -481,7 +427,7 @@ Result<WavAudio> parse_wav(const uint8_t* data,
     return header.status();
   }
   // The header parser checked that the data chunk lies inside the file.
-  const uint64_t end = header->riff_size_known ? header->riff_end : size;
+  const uint64_t end = std::min<uint64_t>(header->riff_end, size);
   const uint64_t num_samples =
       (header->data_size_known ? header->data_bytes
                                : end - header->data_offset) /
@@ -513,17 +459,15 @@ Status WavStreamReader::open(const FrameGeometry& geometry) {
   const Result<WavHeader> header = read_wav_header(bytes_, geometry);
   if (!header.ok()) {
     ended_ = true;
-    end_status_ = header.status();
     // A failed read of the input explains a truncated header best.
     end_status_ = bytes_.status().ok() ? header.status() : bytes_.status();
     return end_status_;
   }
   geometry_ = geometry;
   header_ = *header;
-  data_remaining_ = header_.data_size_known ? header_.data_bytes
-                    : header_.riff_size_known
-                        ? header_.riff_end - header_.data_offset
-                        : UINT64_MAX;
+  data_remaining_ = header_.data_size_known
+                        ? header_.data_bytes
+                        : header_.riff_end - header_.data_offset;
   open_ = true;
   return Status::Ok();
 }

@@ -38,14 +38,26 @@ class ByteSource {
   ~ByteSource() = default;
 };
 
+// The bytes of a buffer, as many as asked for.
+class MemoryByteSource final : public ByteSource {
+ public:
+  MemoryByteSource(const uint8_t* data, size_t size)
+      : data_(data), size_(data == nullptr ? 0 : size) {}
+
+  size_t read(uint8_t* out, size_t max_bytes) override;
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t position_ = 0;
+};
+
 // What a valid header says; offsets are from the start of the input.
 struct WavHeader {
-  uint32_t sample_rate = 0;
   uint64_t data_offset = 0;  // the first sample
   bool data_size_known = false;
-  uint32_t data_bytes = 0;  // even
-  bool riff_size_known = false;
-  uint64_t riff_end = 0;
+  uint32_t data_bytes = 0;         // even
+  uint64_t riff_end = UINT64_MAX;  // UINT64_MAX: unknown
 };
 
 // The little-endian int16 at `bytes`, without implementation-defined casts.

@@ -27,6 +27,7 @@
 //    also when read without the frame assembler;
 //  - every message is non-empty and on one line.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -61,8 +62,7 @@ void check_message(const Status& status) {
 class PiecewiseBytes final : public silero_vad::ByteSource {
  public:
   PiecewiseBytes(const uint8_t* data, size_t size, uint8_t seed)
-      : data_(data),
-        size_(size),
+      : bytes_(data, size),
         max_piece_(static_cast<size_t>(seed) + 1),
         state_(0x9E3779B9u ^ seed) {}
 
@@ -70,27 +70,14 @@ class PiecewiseBytes final : public silero_vad::ByteSource {
     state_ ^= state_ << 13;
     state_ ^= state_ >> 17;
     state_ ^= state_ << 5;
-    size_t count = 1 + state_ % max_piece_;
-    if (count > max_bytes) {
-      count = max_bytes;
-    }
-    if (count > size_ - position_) {
-      count = size_ - position_;
-    }
-    if (count == 0) {
-      return 0;
-    }
-    std::memcpy(out, data_ + position_, count);
-    position_ += count;
-    return count;
+    return bytes_.read(out,
+                       std::min<size_t>(max_bytes, 1 + state_ % max_piece_));
   }
 
  private:
-  const uint8_t* data_;
-  size_t size_;
+  silero_vad::MemoryByteSource bytes_;
   size_t max_piece_;
   uint32_t state_;
-  size_t position_ = 0;
 };
 
 struct Outcome {
