@@ -246,7 +246,7 @@ cmake -S "${CPP_RUNTIME_DIR}/baremetal" -B "${build_dir}" -DCMAKE_TOOLCHAIN_FILE
   -DSILERO_VAD_PTE="${pte}" -DSILERO_VAD_WAV="${wav}" "${extra[@]}" ||
   cpp_die "CMake configure failed (see above)"
 cpp_log "building"
-cmake --build "${build_dir}" -j "$(cpp_jobs)" || cpp_die "build failed (see above)"
+cmake --build "${build_dir}" -j "$(nproc)" || cpp_die "build failed (see above)"
 elf="${build_dir}/${SILERO_VAD_BOARD_ELF}"
 [[ -f "${elf}" ]] || cpp_die "no ${elf} after the build"
 # run_fvp.sh reads the target next to the image to pick the FVP and its MACs.

@@ -66,5 +66,5 @@ cpp_configure "${CPP_REPO_ROOT}" "${build_dir}" -DCMAKE_BUILD_TYPE="${build_type
   { cat "${build_dir}.configure.log" >&2; cpp_die "CMake configure failed (log above)"; }
 mv "${build_dir}.configure.log" "${build_dir}/configure.log"
 cpp_log "building"
-cmake --build "${build_dir}" -j "$(cpp_jobs)"
+cmake --build "${build_dir}" -j "$(nproc)"
 cpp_log "runner: ${build_dir}/examples/arm/silero_vad/runtime/silero_vad_runner"

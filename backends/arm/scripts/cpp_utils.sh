@@ -56,10 +56,6 @@ cpp_executorch_package_dir() {
   echo "${purelib}/executorch"
 }
 
-cpp_jobs() {
-  nproc 2>/dev/null || echo 2
-}
-
 # The CMake generator: Ninja when there is one.
 cpp_generator() {
   if command -v ninja >/dev/null 2>&1; then echo Ninja; else echo "Unix Makefiles"; fi

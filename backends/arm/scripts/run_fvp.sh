@@ -67,9 +67,7 @@ fvp_name="$(board_fvp_binary "${target%-*}")"
 
 elf="${elf:-${CPP_REPO_ROOT}/build/${board//-/}/${SILERO_VAD_BOARD_ELF}}"
 [[ -f "${elf}" ]] || cpp_die "no image ${elf}: build one with backends/arm/scripts/build_baremetal.sh"
-if [[ -z "${fvp}" ]]; then
-  fvp="$(command -v "${fvp_name}" || true)"
-fi
+[[ -n "${fvp}" ]] || fvp="$(command -v "${fvp_name}" || true)"
 [[ -n "${fvp}" && -x "${fvp}" ]] ||
   cpp_die "${fvp_name} not found (the ${SILERO_VAD_BOARD_TITLE} FVP for ${target}): run examples/arm/setup.sh in an ExecuTorch checkout and source examples/arm/arm-scratch/setup_path.sh, or install it from developer.arm.com (Arm Ecosystem FVPs); or pass --fvp PATH"
 [[ -z "${semihosting_cwd}" || -d "${semihosting_cwd}" ]] ||
@@ -78,7 +76,7 @@ out_dir="$(dirname "${log:-${elf}}")"
 log="${log:-${out_dir}/fvp_uart.log}"
 protocol_log="${out_dir}/fvp_protocol.log"
 
-board_fvp_args "${target##*-}" "${semihosting_cwd}"
+silero_vad_fvp_args "${target##*-}" "${semihosting_cwd}"
 cpp_log "running ${elf} on $(basename "${fvp}") (${target}, time limit ${timelimit} s)"
 status=0
 "${fvp}" "${SILERO_VAD_FVP_ARGS[@]}" -a "${elf}" --timelimit "${timelimit}" "${extra[@]}" |
@@ -86,13 +84,10 @@ status=0
 
 # The protocol (and 0x04) without the simulator's messages, for compare_vad_probs.
 grep -a -E '^(PROB|SEGMENT|DONE|ERROR) ' "${log}" >"${protocol_log}" || true
-if grep -aq $'\x04' "${log}"; then
-  printf '\x04' >>"${protocol_log}"
-fi
+! grep -aq $'\x04' "${log}" || printf '\x04' >>"${protocol_log}"
 
-if grep -q '^ERROR ' "${protocol_log}"; then
+! grep -q '^ERROR ' "${protocol_log}" ||
   cpp_die "the application reported an error: $(grep -m1 '^ERROR ' "${protocol_log}")"
-fi
 grep -q '^DONE frames=' "${protocol_log}" ||
   cpp_die "no DONE line in ${log} (FVP exit ${status}; time limit reached or the image crashed)"
 cpp_log "$(grep -m1 '^DONE ' "${protocol_log}") (UART: ${log}, protocol only: ${protocol_log})"

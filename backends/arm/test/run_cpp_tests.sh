@@ -59,7 +59,7 @@ step "1/6 host build"
 
 step "2/6 ctest"
 cpp_activate_venv
-ctest --test-dir "${build_dir}" --output-on-failure -j "$(cpp_jobs)" ||
+ctest --test-dir "${build_dir}" --output-on-failure -j "$(nproc)" ||
   cpp_die "CTest failed (output above)"
 tests="$(ctest --test-dir "${build_dir}" -N | awk '/^Total Tests:/ {print $3}')"
 
@@ -79,10 +79,10 @@ if [[ ${skip_sanitizers} -eq 0 ]]; then
     -DCMAKE_CXX_FLAGS="${sanitize}" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DPython3_EXECUTABLE="$(command -v python)" >/dev/null ||
     cpp_die "CMake configure of the sanitizer build failed"
-  cmake --build "${sanitize_dir}" -j "$(cpp_jobs)" >/dev/null ||
+  cmake --build "${sanitize_dir}" -j "$(nproc)" >/dev/null ||
     cpp_die "the sanitizer build failed (cmake --build ${sanitize_dir} shows why)"
   ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
-    ctest --test-dir "${sanitize_dir}" -L "unit|model" --output-on-failure -j "$(cpp_jobs)" ||
+    ctest --test-dir "${sanitize_dir}" -L "unit|model" --output-on-failure -j "$(nproc)" ||
     cpp_die "unit or model tests failed under ASan/UBSan (output above)"
   sanitizer_summary="ok"
 else

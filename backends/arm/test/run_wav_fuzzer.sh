@@ -57,7 +57,7 @@ cpp_configure "${CPP_REPO_ROOT}" "${build_dir}" -DCMAKE_C_COMPILER=clang-19 -DCM
   -DSILERO_VAD_BUILD_HOST_RUNNER=OFF -DSILERO_VAD_BUILD_TESTS=OFF \
   -DSILERO_VAD_BUILD_FUZZER=ON >/dev/null ||
   cpp_die "CMake configure of the fuzzer failed"
-cmake --build "${build_dir}" --target wav_reader_fuzzer -j "$(cpp_jobs)" >/dev/null ||
+cmake --build "${build_dir}" --target wav_reader_fuzzer -j "$(nproc)" >/dev/null ||
   cpp_die "building the fuzzer failed"
 fuzzer="${build_dir}/examples/arm/silero_vad/runtime/fuzz/wav_reader_fuzzer"
 

@@ -7,11 +7,18 @@
 # for the scripts (board.cmake: for CMake).
 # FVP parameter names as in ExecuTorch's own Corstone-300 runs (backends/arm/test/runner_utils.py).
 
-SILERO_VAD_BOARD="corstone-300"
 SILERO_VAD_BOARD_TITLE="Corstone-300"
 SILERO_VAD_BOARD_CPU="cortex-m55"
 SILERO_VAD_BOARD_PLATFORM_TARGET="corstone-300" # core_platform/targets/<this>
 SILERO_VAD_BOARD_ELF="silero_vad_corstone300.elf"
+# For silero_vad_fvp_args (boards.sh).
+SILERO_VAD_BOARD_FVP_MACS="ethosu.num_macs"
+SILERO_VAD_BOARD_FVP_QUIET=(
+  mps3_board.visualisation.disable-visualisation=1
+  mps3_board.telnetterminal0.start_telnet=0
+)
+SILERO_VAD_BOARD_FVP_UART="mps3_board.uart0"
+SILERO_VAD_BOARD_FVP_CPU="cpu0"
 
 # board_fvp_binary NPU: the FVP of this board with that NPU (an image runs on its own only).
 board_fvp_binary() {
@@ -20,21 +27,4 @@ board_fvp_binary() {
     ethos-u65) echo "FVP_Corstone_SSE-300_Ethos-U65" ;;
     *) return 1 ;;
   esac
-}
-
-# board_fvp_args NUM_MACS [SEMIHOSTING_CWD]: sets SILERO_VAD_FVP_ARGS: UART0 to stdout,
-# unbuffered, shutdown on the protocol's closing 0x04, no visualisation or telnet;
-# with SEMIHOSTING_CWD, semihosting on in that directory.
-board_fvp_args() {
-  SILERO_VAD_FVP_ARGS=(
-    -C "ethosu.num_macs=$1"
-    -C "mps3_board.visualisation.disable-visualisation=1"
-    -C "mps3_board.telnetterminal0.start_telnet=0"
-    -C "mps3_board.uart0.out_file=-"
-    -C "mps3_board.uart0.unbuffered_output=1"
-    -C "mps3_board.uart0.shutdown_on_eot=1"
-  )
-  local cpu="cpu0"
-  [[ -z "${2:-}" ]] ||
-    SILERO_VAD_FVP_ARGS+=(-C "${cpu}.semihosting-enable=1" -C "${cpu}.semihosting-cwd=$2")
 }
