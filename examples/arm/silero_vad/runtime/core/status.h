@@ -85,14 +85,8 @@ class Result {
     return status_;
   }
   // The value: only meaningful when ok().
-  T& operator*() {
-    return value_;
-  }
   const T& operator*() const {
     return value_;
-  }
-  T* operator->() {
-    return &value_;
   }
   const T* operator->() const {
     return &value_;

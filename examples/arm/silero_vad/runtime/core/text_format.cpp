@@ -13,26 +13,22 @@
 namespace silero_vad {
 namespace {
 
-// How printf rounds samples / rate when it is exactly halfway between two
-// milliseconds: it rounds the nearest double, which for rates of 125 * 2^k is
-// above the tie iff the division by 125 of the 53-bit scaled samples rounds
-// up (remainder > 62); remainder 0 is the exact tie, rounded half to even.
-enum class TieRounding { kUp, kDown, kToEven };
-
-TieRounding tie_rounding(uint64_t samples) {
+// How printf rounds samples / rate (> 0) when it is exactly halfway between
+// two milliseconds: it rounds the nearest double, which for rates of 125 * 2^k
+// is above the tie iff the division by 125 of the 53-bit scaled samples rounds
+// up (remainder > 62); remainder 0 is the exact tie, rounded half to even, as
+// are over 10^17 samples (not real audio).
+bool tie_rounds_up(uint64_t samples, uint64_t milliseconds) {
   constexpr uint64_t kLow = 125ull << 52;
-  if (samples >= kLow) {
-    return TieRounding::kToEven;  // over 10^17 samples: not real audio
-  }
   uint64_t scaled = samples;
   while (scaled < kLow) {
     scaled <<= 1;
   }
   const uint64_t remainder = scaled % 125;
-  if (remainder == 0) {
-    return TieRounding::kToEven;
+  if (samples >= kLow || remainder == 0) {
+    return (milliseconds & 1u) != 0;
   }
-  return remainder >= 63 ? TieRounding::kUp : TieRounding::kDown;
+  return remainder >= 63;
 }
 
 }  // namespace
@@ -102,37 +98,29 @@ void LineBuilder::append_fixed6(float value) {
     append_uint(units % 1000000u, 6);
     return;
   }
-  // From 2^24 up a float is an integer below 2^128: print it exactly in a
-  // multi-word integer (32-bit targets have no 128-bit type).
+  // From 2^24 up a float is an integer below 2^128: its 24-bit significand
+  // doubled in decimal digits (32-bit targets have no 128-bit type).
   int exponent = 0;
-  const double mantissa = std::frexp(magnitude, &exponent);
-  const uint32_t significand =
-      static_cast<uint32_t>(std::ldexp(mantissa, 24));  // exact, < 2^24
-  const int shift = exponent - 24;                      // 1 ... 104
-  uint32_t words[5] = {0, 0, 0, 0, 0};
-  const int word_shift = shift / 32;
-  const int bit_shift = shift % 32;
-  words[word_shift] = significand << bit_shift;
-  if (bit_shift != 0) {
-    words[word_shift + 1] = significand >> (32 - bit_shift);
-  }
-  char digits[48];
+  uint32_t significand =
+      static_cast<uint32_t>(std::ldexp(std::frexp(magnitude, &exponent), 24));
+  char digits[40];  // least significant first
   int count = 0;
-  bool nonzero = true;
-  while (nonzero) {
-    // Divide the 160-bit number by 10, most significant word first.
-    uint64_t remainder = 0;
-    nonzero = false;
-    for (int i = 4; i >= 0; --i) {
-      const uint64_t current = (remainder << 32) | words[i];
-      words[i] = static_cast<uint32_t>(current / 10);
-      remainder = current % 10;
-      nonzero = nonzero || words[i] != 0;
+  for (; significand != 0; significand /= 10) {
+    digits[count++] = static_cast<char>(significand % 10);
+  }
+  for (int doubled = 24; doubled < exponent; ++doubled) {
+    int carry = 0;
+    for (int i = 0; i < count; ++i) {
+      const int twice = digits[i] * 2 + carry;
+      digits[i] = static_cast<char>(twice % 10);
+      carry = twice / 10;
     }
-    digits[count++] = static_cast<char>('0' + remainder);
+    if (carry != 0) {
+      digits[count++] = static_cast<char>(carry);
+    }
   }
   while (count > 0) {
-    append_char(digits[--count]);
+    append_char(static_cast<char>('0' + digits[--count]));
   }
   append(".000000");
 }
@@ -152,19 +140,10 @@ void LineBuilder::append_seconds_from_samples(int64_t samples,
                                          : static_cast<uint64_t>(samples);
   uint64_t milliseconds = magnitude / samples_per_ms;
   const uint64_t remainder = magnitude % samples_per_ms;
-  if (remainder * 2 > samples_per_ms) {
+  if (remainder * 2 > samples_per_ms ||
+      (remainder * 2 == samples_per_ms &&
+       tie_rounds_up(magnitude, milliseconds))) {
     ++milliseconds;
-  } else if (remainder * 2 == samples_per_ms) {
-    switch (tie_rounding(magnitude)) {
-      case TieRounding::kUp:
-        ++milliseconds;
-        break;
-      case TieRounding::kToEven:
-        milliseconds += milliseconds & 1u;
-        break;
-      case TieRounding::kDown:
-        break;
-    }
   }
   append_uint(milliseconds / 1000u, 1);
   append_char('.');

@@ -27,20 +27,15 @@ constexpr uint16_t kRequiredBlockAlign = 2;
 
 // The 14 bytes that follow the format code in a KSDATAFORMAT_SUBTYPE GUID
 // (xxxxxxxx-0000-0010-8000-00aa00389b71, little-endian fields).
-// clang-format off
-constexpr uint8_t kSubformatGuidTail[14] = {
-    0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00,
-    0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71};
-// clang-format on
+constexpr char kSubformatGuidTail[] =
+    "\x00\x00\x00\x00\x10\x00\x80\x00\x00\xAA\x00\x38\x9B\x71";
 
 uint16_t read_u16(const uint8_t* p) {
   return static_cast<uint16_t>(p[0] | (p[1] << 8));
 }
 
 uint32_t read_u32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) |
-         (static_cast<uint32_t>(p[3]) << 24);
+  return read_u16(p) | (static_cast<uint32_t>(read_u16(p + 2)) << 16);
 }
 
 bool tag_is(const uint8_t* p, const char* tag) {
@@ -135,8 +130,7 @@ Status check_fmt(const uint8_t* body,
           "WAVE_FORMAT_EXTENSIBLE extension is %u bytes, need 22",
           static_cast<unsigned>(extension_size));
     }
-    if (std::memcmp(
-            body + 26, kSubformatGuidTail, sizeof(kSubformatGuidTail))) {
+    if (std::memcmp(body + 26, kSubformatGuidTail, 14) != 0) {
       return Status::Error(
           ErrorCode::kUnsupportedWav,
           "WAVE_FORMAT_EXTENSIBLE with an unknown sub-format GUID: need PCM");
@@ -473,14 +467,13 @@ Status WavStreamReader::open(const FrameGeometry& geometry) {
 }
 
 size_t WavStreamReader::read(int16_t* out, size_t max_samples) {
-  if (!open_ || ended_) {
-    return 0;
-  }
   size_t count = 0;
-  while (count < max_samples) {
-    // Bytes that complete the samples still wanted, at most a buffer.
+  // Hand over what has arrived rather than wait for more: the caller asks
+  // again if it needs more (live input arrives in small pieces).
+  while (open_ && !ended_ && count == 0 && max_samples > 0) {
+    // Bytes that complete the samples wanted, at most a buffer.
     const size_t want = static_cast<size_t>(
-        std::min({static_cast<uint64_t>(max_samples - count) * 2 - carried_,
+        std::min({static_cast<uint64_t>(max_samples) * 2 - carried_,
                   data_remaining_,
                   static_cast<uint64_t>(sizeof(buffer_) - carried_)}));
     // min() guards against a misbehaving source.
@@ -494,17 +487,12 @@ size_t WavStreamReader::read(int16_t* out, size_t max_samples) {
     const size_t available = carried_ + got;
     const size_t samples = available / 2;
     for (size_t i = 0; i < samples; ++i) {
-      out[count + i] = decode_pcm16(buffer_ + 2 * i);
+      out[i] = decode_pcm16(buffer_ + 2 * i);
     }
-    count += samples;
+    count = samples;
     carried_ = available % 2;
     if (carried_ != 0) {
       buffer_[0] = buffer_[available - 1];
-    }
-    // Hand over what has arrived rather than wait for more: the caller asks
-    // again if it needs more (live input arrives in small pieces).
-    if (count > 0) {
-      break;
     }
   }
   samples_read_ += count;

@@ -21,32 +21,29 @@ namespace {
 // Over nine hours of 16 kHz audio.
 constexpr long kMaxFileBytes = 1L << 30;
 
-Result<double> parse_double(const char* option, const char* text) {
+// `text` as a T read by `parse` (strtod or strtoll); `kind` names T in the
+// messages.
+template <typename T, typename Parse>
+Result<T> parse_number(const char* option,
+                       const char* text,
+                       const char* kind,
+                       Parse parse) {
   if (text == nullptr || *text == '\0') {
     return Status::Error(
-        ErrorCode::kInvalidArgument, "%s needs a number", option);
+        ErrorCode::kInvalidArgument, "%s needs %s", option, kind);
   }
   errno = 0;
   char* end = nullptr;
-  const double value = std::strtod(text, &end);
+  const T value = parse(text, &end);
   if (end == text || *end != '\0' || errno == ERANGE || std::isnan(value)) {
     return Status::Error(
-        ErrorCode::kInvalidArgument, "%s: '%s' is not a number", option, text);
+        ErrorCode::kInvalidArgument, "%s: '%s' is not %s", option, text, kind);
   }
   return value;
 }
 
-Result<bool> parse_bool(const char* option, const char* text) {
-  if (text != nullptr) {
-    if (std::strcmp(text, "true") == 0 || std::strcmp(text, "1") == 0) {
-      return true;
-    }
-    if (std::strcmp(text, "false") == 0 || std::strcmp(text, "0") == 0) {
-      return false;
-    }
-  }
-  return Status::Error(
-      ErrorCode::kInvalidArgument, "%s needs true or false", option);
+bool is(const char* text, const char* expected) {
+  return text != nullptr && std::strcmp(text, expected) == 0;
 }
 
 }  // namespace
@@ -87,10 +84,14 @@ bool apply_segmenter_option(const char* name,
                             SegmenterParams* params,
                             Status* status) {
   if (std::strcmp(name, "--use-max-poss-sil-at-max-speech") == 0) {
-    Result<bool> flag = parse_bool(name, value);
-    *status = flag.status();
+    const bool yes = is(value, "true") || is(value, "1");
+    *status =
+        yes || is(value, "false") || is(value, "0")
+            ? Status::Ok()
+            : Status::Error(
+                  ErrorCode::kInvalidArgument, "%s needs true or false", name);
     params->use_max_poss_sil_at_max_speech =
-        flag.ok() ? *flag : params->use_max_poss_sil_at_max_speech;
+        status->ok() ? yes : params->use_max_poss_sil_at_max_speech;
     return true;
   }
   const struct {
@@ -108,7 +109,10 @@ bool apply_segmenter_option(const char* name,
   for (const auto& number : numbers) {
     if (std::strcmp(name, number.name) == 0) {
       params->has_neg_threshold |= number.target == &params->neg_threshold;
-      Result<double> parsed = parse_double(name, value);
+      const Result<double> parsed = parse_number<double>(
+          name, value, "a number", [](const char* from, char** end) {
+            return std::strtod(from, end);
+          });
       *status = parsed.status();
       *number.target = parsed.ok() ? *parsed : *number.target;
       return true;
@@ -136,20 +140,10 @@ const char* segmenter_options_help() {
 }
 
 Result<int64_t> parse_int64(const char* option, const char* text) {
-  if (text == nullptr || *text == '\0') {
-    return Status::Error(
-        ErrorCode::kInvalidArgument, "%s needs an integer", option);
-  }
-  errno = 0;
-  char* end = nullptr;
-  const long long value = std::strtoll(text, &end, 10);
-  if (end == text || *end != '\0' || errno == ERANGE) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "%s: '%s' is not an integer",
-                         option,
-                         text);
-  }
-  return static_cast<int64_t>(value);
+  return parse_number<int64_t>(
+      option, text, "an integer", [](const char* from, char** end) {
+        return std::strtoll(from, end, 10);
+      });
 }
 
 Status read_file(const char* path, std::vector<uint8_t>* out) {
