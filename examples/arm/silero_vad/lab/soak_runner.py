@@ -28,24 +28,26 @@ import argparse
 import json
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-import wave
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from examples.arm.silero_vad.lab.common import REPO_ROOT
+from examples.arm.silero_vad.lab import REPO_ROOT
+from examples.arm.silero_vad.model_export.audio import AudioError, load_stream
+from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry, frame_geometry
+from examples.arm.silero_vad.run_silero_vad import default_clips
+from examples.arm.silero_vad.verification.cli import exit_on_errors
 
-DATA_DIR = REPO_ROOT / "examples" / "arm" / "silero_vad" / "data"
 DEFAULT_RUNNER = REPO_ROOT / "build/host/examples/arm/silero_vad/runtime/silero_vad_runner"
-HOP = {16000: 512, 8000: 256}
-CLIP_DIRS = {16000: ("validation", "calibration"), 8000: ("validation_8k", "calibration_8k")}
 UNKNOWN_SIZE = 0xFFFFFFFF
 FRAME_SECONDS = 0.032
 
@@ -97,17 +99,13 @@ def wav_stream_header(sample_rate: int) -> bytes:
 
 
 def load_clips(sample_rate: int) -> list[np.ndarray]:
-    """The committed clips at ``sample_rate`` as int16 arrays."""
-    clips = []
-    for folder in CLIP_DIRS[sample_rate]:
-        for path in sorted((DATA_DIR / folder).glob("*.wav")):
-            with wave.open(str(path)) as handle:
-                if handle.getframerate() != sample_rate or handle.getnchannels() != 1:
-                    raise SoakError(f"{path}: not mono {sample_rate} Hz")
-                clips.append(np.frombuffer(handle.readframes(handle.getnframes()), "<i2"))
-    if not clips:
-        raise SoakError(f"no clips for {sample_rate} Hz under {DATA_DIR}")
-    return clips
+    """The committed validation and calibration clips at ``sample_rate`` as int16 arrays."""
+    geometry = frame_geometry(sample_rate)
+    try:
+        kinds = ("validation", "calibration")
+        return [load_stream(p, geometry).pcm for k in kinds for p in default_clips(k, sample_rate)]
+    except AudioError as error:
+        raise SoakError(error) from None
 
 
 def soak_audio(
@@ -135,8 +133,8 @@ def soak_audio(
         yield piece
 
 
-def program_sample_rate(model: Path) -> int:
-    """The sample rate the program's metadata declares (ExecuTorch's Python runtime)."""
+def program_geometry_of(model: Path) -> FrameGeometry:
+    """The frame geometry the program's metadata declares (ExecuTorch's Python runtime)."""
     from examples.arm.silero_vad.streaming.cpu_program import (
         CpuProgramError,
         load_runtime,
@@ -144,8 +142,7 @@ def program_sample_rate(model: Path) -> int:
     )
 
     try:
-        program = load_runtime().load_program(model.read_bytes())
-        return program_geometry(program, str(model)).sample_rate
+        return program_geometry(load_runtime().load_program(model.read_bytes()), str(model))
     except (OSError, RuntimeError, CpuProgramError) as error:
         raise SoakError(f"{model}: cannot read the program's sample rate ({error})") from None
 
@@ -153,25 +150,19 @@ def program_sample_rate(model: Path) -> int:
 def read_rss_kib(pid: int) -> tuple[int, int] | None:
     """(VmRSS, VmHWM) in KiB, or None once the process is gone."""
     try:
-        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+        status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return None
-    fields = dict(line.split(":", 1) for line in lines if ":" in line)
-    if "VmRSS" not in fields:
-        return None
-    return int(fields["VmRSS"].split()[0]), int(fields.get("VmHWM", "0").split()[0])
+    fields = dict(re.findall(r"^(VmRSS|VmHWM):\s*(\d+)", status, re.MULTILINE))
+    return (int(fields["VmRSS"]), int(fields.get("VmHWM", 0))) if "VmRSS" in fields else None
 
 
 def parse_timing(stderr: str) -> dict[str, float]:
     """The runner's ``TIMING frames=N model_step_us median=.. max=..`` line as numbers."""
     for line in stderr.splitlines():
         if line.startswith("TIMING "):
-            fields = dict(item.split("=", 1) for item in line.split()[1:] if "=" in item)
-            return {
-                key: float(fields[key])
-                for key in ("frames", "median", "mean", "min", "max", "first", "total_ms")
-                if key in fields
-            }
+            items = (item.partition("=") for item in line.split()[1:])
+            return {key: float(value) for key, _, value in items if value}
     return {}
 
 
@@ -180,39 +171,33 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
         raise SoakError(
             f"no runner at {args.runner}: build it with backends/arm/scripts/build_host_runner.sh"
         )
-    sample_rate = program_sample_rate(args.model)
-    hop = HOP[sample_rate]
+    geometry = program_geometry_of(args.model)
+    sample_rate, hop = geometry.sample_rate, geometry.hop_samples
     clips = load_clips(sample_rate)
     # The requested hours, plus a partial frame so that the stream ends mid-frame.
     total_samples = int(round(args.hours * 3600 * sample_rate)) + hop // 3
     frames_expected = math.ceil(total_samples / hop)
     warmup_frames = int(args.warmup_minutes * 60 / FRAME_SECONDS)
-    report = SoakReport(
-        model=str(args.model),
-        sample_rate=sample_rate,
-        audio_hours=total_samples / sample_rate / 3600,
-        samples_sent=total_samples,
-        frames_expected=frames_expected,
-    )
+    hours = total_samples / sample_rate / 3600
+    report = SoakReport(str(args.model), sample_rate, hours, total_samples, frames_expected)
 
     command = [str(args.runner), "--model", str(args.model), "--wav", "-", "--timing"]
     if args.cpu is not None:
         command = ["taskset", "-c", str(args.cpu), *command]
     start = time.monotonic()
+    stderr = tempfile.TemporaryFile()
     process = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
     )
     frames = 0
-    stderr_chunks: list[bytes] = []
 
     def sample_rss() -> RssSample | None:
         values = read_rss_kib(process.pid)
         if values is None:
             return None
         report.vm_hwm_kib = max(report.vm_hwm_kib, values[1])
-        sample = RssSample(round(time.monotonic() - start, 3), frames, values[0])
-        report.rss_samples.append(sample)
-        return sample
+        report.rss_samples.append(RssSample(round(time.monotonic() - start, 3), frames, values[0]))
+        return report.rss_samples[-1]
 
     def write_audio() -> None:
         try:
@@ -223,13 +208,8 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
         except (BrokenPipeError, OSError) as error:
             report.failures.append(f"writing the audio failed: {error}")
 
-    threads = [
-        threading.Thread(target=write_audio, daemon=True),
-        threading.Thread(target=lambda: stderr_chunks.append(process.stderr.read()), daemon=True),
-    ]
-    for thread in threads:
-        thread.start()
-
+    writer = threading.Thread(target=write_audio, daemon=True)
+    writer.start()
     # RSS every --interval seconds until DONE (then it is the teardown's), and at the end
     # of the warm-up and the last frame.
     at_frame: dict[int, RssSample | None] = {warmup_frames: None, frames_expected: None}
@@ -257,17 +237,17 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
             report.segments += 1
         elif line.startswith("DONE "):
             report.done_line = line
-            values = read_rss_kib(process.pid)
-            report.rss_at_done_kib = values[0] if values else 0
+            report.rss_at_done_kib = (read_rss_kib(process.pid) or (0,))[0]
         elif line not in ("\x04", ""):
             report.protocol_errors.append(f"unexpected line {line[:200]!r}")
     process.wait()
-    for thread in threads:
-        thread.join(timeout=10)
+    writer.join(timeout=10)
     report.wall_seconds = round(time.monotonic() - start, 1)
     report.exit_code = process.returncode
     report.frames_printed = frames
-    report.timing = parse_timing(b"".join(stderr_chunks).decode("utf-8", errors="replace"))
+    with stderr:
+        stderr.seek(0)
+        report.timing = parse_timing(stderr.read().decode("utf-8", errors="replace"))
     _check(report, warmup_frames, at_frame, args.max_growth_kib)
     return report
 
@@ -360,13 +340,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+@exit_on_errors(SoakError)
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
-        report = run_soak(args)
-    except SoakError as error:
-        print(f"ERROR {error}", file=sys.stderr)
-        return 2
+    report = run_soak(args)
     print(format_report(report))
     if args.json:
         args.json.write_text(json.dumps(asdict(report), indent=2) + "\n")
