@@ -27,7 +27,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from examples.arm.silero_vad.lab.common import print_or_fail
 from examples.arm.silero_vad.model_export.audio import AudioError
 from examples.arm.silero_vad.model_export.export_silero_vad import (
     ExportOptions,
@@ -38,6 +37,7 @@ from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, Mo
 from examples.arm.silero_vad.model_export.targets import CPU_TARGET, DEFAULT_NPU_TARGET, all_targets
 from examples.arm.silero_vad.run_silero_vad import default_clips, device_runner
 from examples.arm.silero_vad.verification.accuracy import NPU, QUANTIZED
+from examples.arm.silero_vad.verification.cli import exit_on_errors
 from examples.arm.silero_vad.verification.condition_accuracy import (
     condition_summary,
     conditions_report,
@@ -106,6 +106,7 @@ def benchmark(
     return rows
 
 
+@exit_on_errors(AudioError)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add = parser.add_argument
@@ -120,24 +121,20 @@ def main(argv: list[str] | None = None) -> int:
     add("--work-dir", type=Path, default=Path("out/benchmark_accuracy"))
     args = parser.parse_args(argv)
     rate = args.sample_rate
-
-    def table() -> str:
-        rows = benchmark(
-            args.variant or ["default"],
-            args.calibration_wav or default_clips("calibration", rate),
-            args.validation_wav or default_clips("validation", rate),
-            expand_conditions(args.condition or ["all"]),
-            args.work_dir,
-            args.target,
-            rate,
-        )
-        metrics = ["mean abs", "flips", "confident flips", "F1 / lowest clip"]
-        header = ["variant", "condition", "frames"]
-        header += [f"twin {m}" for m in metrics] + [f"fake-quant {m}" for m in metrics]
-        header.append("float ±1 LSB: flips / confident")
-        return markdown_table(header, rows)
-
-    return print_or_fail(table, (AudioError,))
+    rows = benchmark(
+        args.variant or ["default"],
+        args.calibration_wav or default_clips("calibration", rate),
+        args.validation_wav or default_clips("validation", rate),
+        expand_conditions(args.condition or ["all"]),
+        args.work_dir,
+        args.target,
+        rate,
+    )
+    metrics = ["mean abs", "flips", "confident flips", "F1 / lowest clip"]
+    header = ["variant", "condition", "frames"]
+    header += [f"twin {m}" for m in metrics] + [f"fake-quant {m}" for m in metrics]
+    print(markdown_table(header + ["float ±1 LSB: flips / confident"], rows))
+    return 0
 
 
 if __name__ == "__main__":

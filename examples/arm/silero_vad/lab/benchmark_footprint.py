@@ -28,9 +28,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from examples.arm.silero_vad.lab.common import REPO_ROOT, khz, print_or_fail
+from examples.arm.silero_vad.lab import REPO_ROOT, khz
 from examples.arm.silero_vad.runtime.baremetal.object_sizes import ObjectSizes, object_sizes
 from examples.arm.silero_vad.runtime.baremetal.pool_sizes import KIB, PoolSizes, size_pools
+from examples.arm.silero_vad.verification.cli import exit_on_errors
 from examples.arm.silero_vad.verification.report_markdown import markdown_table
 
 SCRIPTS = REPO_ROOT / "backends" / "arm" / "scripts"
@@ -170,6 +171,7 @@ def _export(work_dir: Path, target: str, sample_rate: int) -> Path:
     return out
 
 
+@exit_on_errors(OSError, KeyError, ValueError, RuntimeError, status=1)
 def main(argv: list[str] | None = None) -> int:
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
@@ -186,11 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     export_dirs = args.export_dir or [
         _export(args.work_dir, target, rate) for target, rate in DEFAULT_PROGRAMS
     ]
-    return print_or_fail(
-        lambda: footprint_table([footprint(path, args.cross_dir) for path in export_dirs]),
-        (OSError, KeyError, ValueError, RuntimeError),
-        status=1,
-    )
+    print(footprint_table([footprint(path, args.cross_dir) for path in export_dirs]))
+    return 0
 
 
 if __name__ == "__main__":

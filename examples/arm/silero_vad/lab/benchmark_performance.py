@@ -6,13 +6,11 @@
 """Vela's cycles per 32 ms frame: ours beside the release's own flow, per Ethos-U target.
 
 Our default (or the lever variants of ``benchmark_accuracy.VARIANTS``) and ``upstream``,
-the release's flow (``upstream_recipe.py``), on every family and size at both sample
-rates, in the family's default memory mode and ``COMPARED_MEMORY_MODES``. Quantized once
-per rate, lowered once per family and program (the TOSA does not depend on the size),
-compiled by Vela for every size. Printed: a detail table of each family's first size, then
-each family's cycles per size and memory mode. ``--executorch 1.4.1 --executorch 1.5.1``
-runs in each release's virtualenv into one set of tables; ``--per-operator`` adds Vela's
-per-operator cycles:
+the release's flow without any of our passes (see ``_lower``), on every family and size at
+both sample rates, in the family's default memory mode and ``COMPARED_MEMORY_MODES``.
+Quantized once per rate, lowered once per family and program (the TOSA does not depend on
+the size), compiled by Vela for every size. ``--executorch 1.4.1 --executorch 1.5.1`` runs
+in each release's virtualenv into one set of tables:
 
     python -m examples.arm.silero_vad.lab.benchmark_performance [--config default ...]
 """
@@ -26,6 +24,8 @@ if __name__ == "__main__":
     silence_known_third_party_noise()
 
 import argparse
+import contextlib
+import io
 import itertools
 import json
 import subprocess
@@ -37,16 +37,23 @@ from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
 
+import executorch.kernels.quantized  # noqa: F401  (registers the q/dq out variants)
+import torch
+from executorch.backends.arm.ethosu import EthosUPartitioner
+from executorch.backends.arm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
+from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
+from torch import nn
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+from examples.arm.silero_vad.lab import REPO_ROOT, khz
 from examples.arm.silero_vad.lab.benchmark_accuracy import VARIANTS as CONFIGS
-from examples.arm.silero_vad.lab.common import REPO_ROOT, khz, print_or_fail
-from examples.arm.silero_vad.lab.upstream_recipe import export_upstream_recipe
 from examples.arm.silero_vad.model_export.audio import AudioError, load_streams
 from examples.arm.silero_vad.model_export.export_silero_vad import quantize_configured
 from examples.arm.silero_vad.model_export.frame_geometry import SAMPLE_RATES, frame_geometry
 from examples.arm.silero_vad.model_export.lowering import example_inputs, lower, make_compile_spec
 from examples.arm.silero_vad.model_export.model_config import ModelConfig
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
-from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
+from examples.arm.silero_vad.model_export.silero_vad_model import HIDDEN_SIZE, SileroVAD
 from examples.arm.silero_vad.model_export.targets import (
     default_vela_settings,
     reversal_for,
@@ -58,6 +65,7 @@ from examples.arm.silero_vad.model_export.vela_report import (
     run_vela,
 )
 from examples.arm.silero_vad.run_silero_vad import default_clips
+from examples.arm.silero_vad.verification.cli import exit_on_errors
 from examples.arm.silero_vad.verification.report_markdown import markdown_table
 
 UPSTREAM = "upstream"
@@ -106,17 +114,50 @@ def run_vela_on_delegates(artifacts: Path, compiler_flags: list[str]) -> VelaRep
     return VelaReport(**{name: sum(getattr(report, name) for report in reports) for name in fields})
 
 
+class SileroVADWithStateIO(nn.Module):
+    """``(frame, h, c) -> (probability, h, c)``: the state crosses the graph boundary."""
+
+    def __init__(self, model: SileroVAD) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, frame: torch.Tensor, h: torch.Tensor, c: torch.Tensor):
+        return self.model.step(frame, h, c)
+
+
 def _lower(
     config: ModelConfig | None, target: str, calibration: list, float_model: SileroVAD, spec
 ):
-    """Our export of ``config`` for ``target`` (None: the release's own flow)."""
-    if config is None:
-        return export_upstream_recipe(calibration, spec)
-    quantized, _ = quantize_configured(
-        config, float_model, calibration, spec, reversal=reversal_for(target)
-    )
+    """Our export of ``config`` for ``target``. None: the release's flow (float input), with
+    h and c as graph inputs and outputs (a model-owned buffer does not lower on 1.4.1) and
+    the release's ``EthosUQuantizer`` and ``EthosUPartitioner``: on 1.4.1 the LSTM cell
+    stays on the CPU in float; 1.5.1 lowers it itself."""
     geometry = float_model.geometry
-    return lower(quantized, example_inputs(geometry), spec, geometry.metadata())
+    if config is not None:
+        quantized, _ = quantize_configured(
+            config, float_model, calibration, spec, reversal=reversal_for(target)
+        )
+        return lower(quantized, example_inputs(geometry), spec, geometry.metadata())
+    model = SileroVADWithStateIO(SileroVAD.from_silero_package(geometry.sample_rate)).eval()
+    # Distinct tensors for h and c: export would merge one tensor passed twice.
+    h, c = torch.zeros(1, HIDDEN_SIZE), torch.zeros(1, HIDDEN_SIZE)
+    inputs = (torch.zeros(1, geometry.frame_samples), h, c)
+    graph_module = torch.export.export(model, inputs).module(check_guards=False)
+    quantizer = EthosUQuantizer(spec).set_global(get_symmetric_quantization_config())
+    prepared = prepare_pt2e(graph_module, quantizer)
+    with torch.no_grad():
+        for stream in calibration:
+            h, c = torch.zeros(1, HIDDEN_SIZE), torch.zeros(1, HIDDEN_SIZE)
+            for frame in torch.from_numpy(stream.float_frames):
+                _, h, c = prepared(frame.unsqueeze(0), h, c)
+    exported = torch.export.export(convert_pt2e(prepared), inputs)
+    with contextlib.redirect_stdout(io.StringIO()):
+        edge = to_edge_transform_and_lower(
+            exported,
+            partitioner=[EthosUPartitioner(spec)],
+            compile_config=EdgeCompileConfig(_check_ir_validity=False),
+        )
+    return edge.to_executorch()
 
 
 def benchmark(
@@ -211,18 +252,14 @@ def family_table(rows: Sequence[BenchmarkRow], family: str) -> str:
     columns = [(target, mode) for target in ordered for mode in memory_modes(family)]
     header = ["executorch", "rate", "config"]
     header += [f"{target.removeprefix('ethos-')} {mode}" for target, mode in columns]
-    cycles: dict[tuple, dict[tuple[str, str], int]] = {}
+    cycles: dict[tuple[str, str, str], dict[tuple[str, str], str]] = {}
     for r in rows:
         if target_family(r.target) == family:
-            key = (r.executorch, r.sample_rate, r.config)
-            cycles.setdefault(key, {})[(r.target, r.memory_mode)] = r.vela.cycles_total
-    table = []
-    for (executorch, rate, config), by_column in cycles.items():
-        cells = [by_column.get(column) for column in columns]
-        table.append(
-            [executorch, khz(rate), config]
-            + ["-" if value is None else f"{value:,}" for value in cells]
-        )
+            key = (r.executorch, khz(r.sample_rate), r.config)
+            cycles.setdefault(key, {})[(r.target, r.memory_mode)] = f"{r.vela.cycles_total:,}"
+    table = [
+        [*key, *(cells.get(column, "-") for column in columns)] for key, cells in cycles.items()
+    ]
     return markdown_table(header, table)
 
 
@@ -241,6 +278,7 @@ def tables(rows: Sequence[BenchmarkRow], families: Sequence[str]) -> str:
     return "\n".join(parts)
 
 
+@exit_on_errors(AudioError, RuntimeError)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add = parser.add_argument
@@ -265,32 +303,25 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--per-operator runs in the active release only: drop --executorch")
     families = args.family or list(FAMILY_TARGETS)
     operator_tables: list[tuple[str, str]] = []
-
-    def run() -> str:
-        if args.executorch:
-            forwarded = [
-                f"--{name.replace('_', '-')}={value}"
-                for name in ("config", "family", "sample_rate")
-                for value in getattr(args, name) or []
-            ]
-            rows = [
-                row for release in args.executorch for row in rows_in_release(release, forwarded)
-            ]
-        else:
-            per_operator = operator_tables if args.per_operator else None
-            configs = args.config or DEFAULT_CONFIGS
-            rows = [
-                row
-                for rate in args.sample_rate or SAMPLE_RATES
-                for row in benchmark(configs, families, rate, per_operator)
-            ]
-        if args.json:
-            return json.dumps([asdict(row) for row in rows])
-        return tables(rows, families) + "".join(
-            f"\n\n{title}\n{table}" for title, table in operator_tables
-        )
-
-    return print_or_fail(run, (AudioError, RuntimeError))
+    if args.executorch:
+        forwarded = [
+            f"--{name.replace('_', '-')}={value}"
+            for name in ("config", "family", "sample_rate")
+            for value in getattr(args, name) or []
+        ]
+        rows = [row for release in args.executorch for row in rows_in_release(release, forwarded)]
+    else:
+        per_operator = operator_tables if args.per_operator else None
+        rows = [
+            row
+            for rate in args.sample_rate or SAMPLE_RATES
+            for row in benchmark(args.config or DEFAULT_CONFIGS, families, rate, per_operator)
+        ]
+    if args.json:
+        print(json.dumps([asdict(row) for row in rows]))
+    else:
+        print(tables(rows, families) + "".join(f"\n\n{t}\n{table}" for t, table in operator_tables))
+    return 0
 
 
 if __name__ == "__main__":
