@@ -52,10 +52,7 @@ void LineBuilder::append_uint(uint64_t value, int min_digits) {
   do {
     digits[count++] = static_cast<char>('0' + value % 10);
     value /= 10;
-  } while (value != 0);
-  while (count < min_digits && count < static_cast<int>(sizeof(digits))) {
-    digits[count++] = '0';
-  }
+  } while (value != 0 || count < min_digits);
   while (count > 0) {
     append_char(digits[--count]);
   }

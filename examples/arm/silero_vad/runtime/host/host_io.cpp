@@ -6,7 +6,6 @@
 
 #include "host_io.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -57,10 +56,8 @@ bool split_option(
   }
   const char* equals = std::strchr(arg, '=');
   if (equals != nullptr) {
-    const size_t length =
-        std::min(static_cast<size_t>(equals - arg), sizeof(buffer) - 1);
-    std::memcpy(buffer, arg, length);
-    buffer[length] = '\0';
+    std::snprintf(
+        buffer, sizeof(buffer), "%.*s", static_cast<int>(equals - arg), arg);
     *name = buffer;
     *value = equals + 1;
     return true;
