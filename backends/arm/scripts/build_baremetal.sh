@@ -87,10 +87,9 @@ try:
 except (OSError, ValueError) as error:
     sys.exit(f"cannot read {sys.argv[1]}: {error}")
 kib = (report.get("vela") or {}).get("sram_kib")
-sram = None if kib is None else round(float(kib) * 1024)
 for key in ("target", "system_config", "memory_mode", "pte"):
     print(report.get(key) or "")
-print("" if sram is None else sram)
+print("" if kib is None else round(float(kib) * 1024))
 PY
 )" || cpp_die "--report: ${report} is not a readable report.json"
   mapfile -t fields <<<"${report_fields}"

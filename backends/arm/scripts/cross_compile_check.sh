@@ -71,10 +71,9 @@ flags=(-std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wshadow -Werror -O2
   -ffunction-sections -fdata-sections -DC10_USING_CUSTOM_GENERATED_MACROS
   -I"${CPP_RUNTIME_DIR}/core" -I"${CPP_RUNTIME_DIR}/baremetal"
   -I"${et_dir}/include" -I"${et_dir}/include/executorch/runtime/core/portable_type/c10")
-# Stand-ins for the pool sizes the build derives from the program.
-pools=(-DSILERO_VAD_METHOD_POOL_BYTES=4096 -DSILERO_VAD_PLANNED_POOL_BYTES=4096
+# With stand-ins for the pool sizes the build derives from the program.
+common=("${flags[@]}" -DSILERO_VAD_METHOD_POOL_BYTES=4096 -DSILERO_VAD_PLANNED_POOL_BYTES=4096
   -DSILERO_VAD_TEMP_POOL_BYTES=16384)
-common=("${flags[@]}" "${pools[@]}")
 
 # check_fast_scratch NAME DEFAULT_OBJECT DEDICATED_OBJECT: the delegate's weak
 # ethosu_fast_scratch(_size) defined, in .bss.ethosu_scratch, for Dedicated_Sram only.

@@ -37,7 +37,6 @@ silero_vad_apt_install() {
 _find_python311() {
   local candidate
   for candidate in "${PYTHON:-}" python3.11 python3; do
-    [[ -n "${candidate}" ]] || continue
     command -v "${candidate}" >/dev/null 2>&1 || continue
     if "${candidate}" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
       command -v "${candidate}"

@@ -69,9 +69,8 @@ def object_sizes(directory: Path) -> ObjectSizes:
         )
     totals = {"text": 0, "data": 0, "bss": 0}
     command = [size_tool(), "-A", *map(str, objects)]
-    for line in subprocess.run(
-        command, capture_output=True, text=True, check=True
-    ).stdout.splitlines():
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    for line in output.splitlines():
         fields = line.split()
         if len(fields) >= 2 and fields[1].isdigit() and _kind(fields[0]):
             totals[_kind(fields[0])] += int(fields[1])
