@@ -480,7 +480,11 @@ size_t WavStreamReader::read(int16_t* out, size_t max_samples) {
     const size_t got =
         want == 0 ? 0 : std::min(bytes_.read(buffer_ + carried_, want), want);
     if (got == 0) {
-      end();
+      ended_ = true;
+      carried_ = 0;  // a dangling half sample (a recorder stopped mid-write)
+      end_status_ = bytes_.status().ok()
+                        ? check_sample_count(samples_read_, geometry_)
+                        : bytes_.status();
       break;
     }
     data_remaining_ -= got;
@@ -497,14 +501,6 @@ size_t WavStreamReader::read(int16_t* out, size_t max_samples) {
   }
   samples_read_ += count;
   return count;
-}
-
-void WavStreamReader::end() {
-  ended_ = true;
-  carried_ = 0;  // a dangling half sample (a recorder stopped mid-write)
-  end_status_ = bytes_.status().ok()
-                    ? check_sample_count(samples_read_, geometry_)
-                    : bytes_.status();
 }
 
 }  // namespace silero_vad

@@ -98,8 +98,6 @@ class WavSampleSource final : public SampleSource {
 // through a fixed buffer as they arrive.
 class WavStreamReader final : public SampleSource {
  public:
-  static constexpr size_t kBufferBytes = 1024;
-
   explicit WavStreamReader(ByteSource& bytes) : bytes_(bytes) {}
 
   // Reads the header up to the first sample. Once.
@@ -124,8 +122,6 @@ class WavStreamReader final : public SampleSource {
   }
 
  private:
-  void end();
-
   ByteSource& bytes_;
   FrameGeometry geometry_;
   WavHeader header_;
@@ -135,7 +131,7 @@ class WavStreamReader final : public SampleSource {
   uint64_t data_remaining_ = 0;
   uint64_t samples_read_ = 0;
   // buffer_[0] holds the first byte of a sample split across two reads.
-  uint8_t buffer_[kBufferBytes] = {};
+  uint8_t buffer_[1024] = {};
   size_t carried_ = 0;
 };
 
