@@ -60,9 +60,8 @@ class DecomposeLstmCellPass(ArmPass):
     ) -> tuple[torch.fx.Node, torch.fx.Node]:
         graph = graph_module.graph
         x, (h, c), w_ih, w_hh, *biases = node.args
-        b_ih = biases[0] if len(biases) > 0 else None
-        b_hh = biases[1] if len(biases) > 1 else None
-        hidden = node.args[1][0].meta["val"].shape[-1]
+        b_ih, b_hh = (*biases, None, None)[:2]
+        hidden = h.meta["val"].shape[-1]
         feature_dim = x.meta["val"].dim() - 1
 
         def op(target, *args: object) -> torch.fx.Node:
@@ -73,15 +72,12 @@ class DecomposeLstmCellPass(ArmPass):
         gates_x = op(self._linear, x, w_ih, b_ih)
         gates_h = op(self._linear, h, w_hh, b_hh)
 
-        def pre_activation(start: int, end: int) -> torch.fx.Node:
-            return op(
-                self._add,
-                op(self._slice, gates_x, feature_dim, start, end),
-                op(self._slice, gates_h, feature_dim, start, end),
-            )
-
         def gate(index: int, activation) -> torch.fx.Node:
-            return op(activation, pre_activation(index * hidden, (index + 1) * hidden))
+            start, end = index * hidden, (index + 1) * hidden
+            slices = (
+                op(self._slice, gates, feature_dim, start, end) for gates in (gates_x, gates_h)
+            )
+            return op(activation, op(self._add, *slices))
 
         input_gate = gate(0, self._sigmoid)
         forget_gate = gate(1, self._sigmoid)
@@ -95,11 +91,7 @@ class DecomposeLstmCellPass(ArmPass):
         return h_next, c_next
 
     @staticmethod
-    def _replace_outputs(
-        graph: torch.fx.Graph,
-        node: torch.fx.Node,
-        outputs: tuple[torch.fx.Node, torch.fx.Node],
-    ) -> None:
+    def _replace_outputs(graph: torch.fx.Graph, node: torch.fx.Node, outputs: tuple) -> None:
         for user in list(node.users):
             if user.op != "call_function" or user.target != operator.getitem:
                 raise RuntimeError(

@@ -127,9 +127,7 @@ class FoldScalarMulIntoQParamsPass(ArmPass):
         dequantize (stored as integers, or as a float and its quantize)."""
         if isinstance(operand, (int, float)):
             return float(operand)
-        if not isinstance(operand, torch.fx.Node):
-            return None
-        if operand.target != self._dequantize:
+        if getattr(operand, "target", None) != self._dequantize:
             return self._attribute_scalar(graph_module, operand, written)
         source = operand.args[0]
         if isinstance(source, torch.fx.Node) and source.target == self._quantize:

@@ -16,8 +16,6 @@ from torch.fx.passes.infra.pass_base import PassResult
 from backends.arm._passes.pass_provenance import mark_created_by
 from backends.arm._passes.upstream_capabilities import release_buffer_restore_disabled
 
-GraphPass = Callable[[torch.fx.GraphModule], PassResult | None]
-
 _COPY = torch.ops.aten.copy_.default
 
 
@@ -69,14 +67,11 @@ def mutable_buffers(graph_module: torch.fx.GraphModule) -> list[MutableBuffer]:
 
 
 def _writes_and_reads(graph_module: torch.fx.GraphModule, name: str) -> tuple[int, int]:
-    writes = reads = 0
-    for node in graph_module.graph.find_nodes(op="get_attr", target=name):
-        for user in node.users:
-            if user.target is _COPY and user.args[0] is node:
-                writes += 1
-            else:
-                reads += 1
-    return writes, reads
+    uses = [
+        (u, n) for n in graph_module.graph.find_nodes(op="get_attr", target=name) for u in n.users
+    ]
+    writes = sum(user.target is _COPY and user.args[0] is node for user, node in uses)
+    return writes, len(uses) - writes
 
 
 class PreserveMutableBuffersPass(ArmPass):
@@ -96,7 +91,7 @@ class PreserveMutableBuffersPass(ArmPass):
     own ``__call__`` and no restore runs twice.
     """
 
-    def __init__(self, wrapped: GraphPass) -> None:
+    def __init__(self, wrapped: Callable[[torch.fx.GraphModule], PassResult | None]) -> None:
         super().__init__(tfa_pass=getattr(wrapped, "is_tfa_pass", False))
         self.wrapped = wrapped
         self.__name__ = ArmPass.get_name(wrapped)

@@ -21,7 +21,7 @@ Everything is detected from the release's code, not its version; tests pin each 
 """
 
 import contextlib
-from collections.abc import Iterator
+from unittest import mock
 
 import torch
 from executorch.backends.arm._passes import arm_pass as _arm_pass_module
@@ -52,20 +52,9 @@ def decomposes_lstm_cell() -> bool:
     )
 
 
-def _nothing_to_restore(graph_module: torch.fx.GraphModule) -> dict[str, torch.Tensor]:
-    return {}
-
-
-@contextlib.contextmanager
-def release_buffer_restore_disabled() -> Iterator[None]:
+def release_buffer_restore_disabled() -> contextlib.AbstractContextManager:
     """Switches off the release's per-pass buffer restore (if any) while the block runs:
     an empty collection makes it return at once."""
     if not arm_pass_restores_mutable_buffers():
-        yield
-        return
-    original = getattr(_arm_pass_module, _RELEASE_COLLECTOR)
-    setattr(_arm_pass_module, _RELEASE_COLLECTOR, _nothing_to_restore)
-    try:
-        yield
-    finally:
-        setattr(_arm_pass_module, _RELEASE_COLLECTOR, original)
+        return contextlib.nullcontext()
+    return mock.patch.object(_arm_pass_module, _RELEASE_COLLECTOR, lambda graph_module: {})

@@ -9,12 +9,8 @@ from dataclasses import dataclass
 
 import torch
 from executorch.backends.arm.common.arm_compile_spec import ArmCompileSpec
-from executorch.backends.arm.ethosu import EthosUCompileSpec
 from executorch.backends.arm.quantizer.arm_quantizer import EthosUQuantizer, TOSAQuantizer
-from torchao.quantization.pt2e.quantizer import (
-    QuantizationSpec,
-    SharedQuantizationSpec,
-)
+from torchao.quantization.pt2e.quantizer import QuantizationSpec, SharedQuantizationSpec
 
 from backends.arm._passes.decompose_lstm_cell_pass import DecomposeLstmCellPass
 from backends.arm._passes.pass_provenance import created_by
@@ -71,13 +67,6 @@ class StatefulTOSAQuantizer(TOSAQuantizer):
 
 class StatefulEthosUQuantizer(StatefulTOSAQuantizer, EthosUQuantizer):
     """``StatefulTOSAQuantizer`` for an Ethos-U compile spec (all ``EthosUQuantizer`` adds)."""
-
-    def __init__(
-        self,
-        compile_spec: EthosUCompileSpec,
-        lstm_gate_products: LstmGateProductSpec | None = None,
-    ) -> None:
-        super().__init__(compile_spec, lstm_gate_products)
 
 
 _DEQUANTIZE = torch.ops.quantized_decomposed.dequantize_per_tensor.default
