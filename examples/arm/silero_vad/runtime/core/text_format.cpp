@@ -82,14 +82,10 @@ void LineBuilder::append_fixed6(float value) {
   }
   const double magnitude = std::fabs(static_cast<double>(value));
   if (magnitude < 16777216.0) {
-    // Exact in a double (24 + 14 bits), so this rounds the exact value.
-    const double scaled = magnitude * 1e6;
-    const double whole = std::floor(scaled);
-    const double fraction = scaled - whole;
-    uint64_t units = static_cast<uint64_t>(whole);
-    if (fraction > 0.5 || (fraction == 0.5 && (units & 1u) != 0)) {
-      ++units;
-    }
+    // Exact in a double (24 + 14 bits), so this rounds the exact value (to
+    // nearest, ties to even: the default rounding mode).
+    const uint64_t units =
+        static_cast<uint64_t>(std::nearbyint(magnitude * 1e6));
     append_uint(units / 1000000u, 1);
     append_char('.');
     append_uint(units % 1000000u, 6);
