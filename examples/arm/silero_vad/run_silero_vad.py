@@ -3,13 +3,10 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""The example's main job (run through ``examples/arm/silero_vad/run.sh``).
+"""The example's main job (``run.sh``): export -> device twin -> accuracy -> report.
 
-export -> device twin -> accuracy -> report: exports the stateful quantized Silero VAD for
-Ethos-U (or the host CPU) from the calibration clips, runs the device twin
-(``verification/device_twin.py``) on the validation clips for Ethos-U targets, measures it
-against the quantized program and the float model, also under recording conditions, and
-writes ``report.json``, ``report.md`` and ``plots/<clip>.png`` to the output directory.
+The device twin runs for Ethos-U targets only; accuracy is also measured under recording
+conditions. Writes ``report.json``, ``report.md`` and ``plots/<clip>.png``.
 """
 
 from __future__ import annotations
@@ -156,19 +153,16 @@ def _conditions(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _vela_sections(prefix: str) -> list[str]:
-    ini = importlib.resources.files("ethosu").joinpath("config_files/Arm/vela.ini")
-    parser = configparser.ConfigParser()
-    parser.read_string(ini.read_text())
-    return [name.removeprefix(prefix) for name in parser.sections() if name.startswith(prefix)]
-
-
 def check_target_options(target: str, system_config: str | None, memory_mode: str | None) -> None:
     """Rejects a system config or memory mode Vela does not know, naming the choices."""
-    for what, value, choices in (
-        ("--system-config", system_config, _vela_sections("System_Config.")),
-        ("--memory-mode", memory_mode, _vela_sections("Memory_Mode.")),
+    ini = importlib.resources.files("ethosu").joinpath("config_files/Arm/vela.ini")
+    sections = configparser.ConfigParser()
+    sections.read_string(ini.read_text())
+    for what, value, prefix in (
+        ("--system-config", system_config, "System_Config."),
+        ("--memory-mode", memory_mode, "Memory_Mode."),
     ):
+        choices = [s.removeprefix(prefix) for s in sections.sections() if s.startswith(prefix)]
         if value is None:
             continue
         if target == CPU_TARGET:
@@ -270,12 +264,11 @@ def device_runner(result: ExportResult, output_dir: Path, on_npu: bool) -> Devic
 
 
 def _export_summary(result: ExportResult) -> str:
-    report = result.report
+    report, vela = result.report, result.report.get("vela")
     line = (
         f"export: {result.pte_path.name} ({report['pte_bytes']:,} bytes) "
         f"in {report['export_seconds']} s"
     )
-    vela = report.get("vela")
     if vela:
         line += (
             f"; Vela: {vela['npu_ops']} NPU / {vela['cpu_ops']} CPU ops, "
@@ -359,14 +352,11 @@ def main(argv: list[str] | None = None) -> int:
     write_report(output_dir, report)
     plots = write_plots(streams, clips, accuracy, output_dir)
     markdown = write_report_markdown(output_dir, report, plots)
-    print()
-    print(accuracy_table(accuracy))
+    print(f"\n{accuracy_table(accuracy)}")
     if "conditions" in report:
-        print()
-        print(conditions_table(accuracy, report["conditions"]))
-    print()
+        print(f"\n{conditions_table(accuracy, report['conditions'])}")
     print(
-        f"wrote {result.pte_path}, {output_dir / 'report.json'}, {markdown} "
+        f"\nwrote {result.pte_path}, {output_dir / 'report.json'}, {markdown} "
         f"and {len(plots)} plot(s) in {output_dir / PLOTS_DIR}"
     )
     return 0

@@ -3,16 +3,12 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Compares a run's speech probabilities with a reference, frame by frame, with a verdict.
-
-ACTUAL is a serial log (``serial_protocol.py``) or, named ``*.bin``, float32 little-endian
-values, one per frame; REFERENCE is a ``.bin``. Reports max and mean absolute error and
-flips (frames whose decision ``p >= threshold`` differs), of them the confident ones::
+"""Compares a run's speech probabilities with a reference, frame by frame, with a verdict::
 
     python -m examples.arm.silero_vad.verification.compare_vad_probs DEVICE.log \\
         out/silero_vad/reference/CLIP.quantized.bin --max-abs 0 --max-flips 0
 
-Exit status: 0 within the limits, 1 a limit exceeded, 2 unusable input.
+Flips are frames whose decision ``p >= threshold`` differs.
 """
 
 from __future__ import annotations
@@ -160,10 +156,7 @@ def read_log(path: Path) -> np.ndarray:
     try:
         log = parse_protocol(data, source=str(path))
     except ProtocolError as error:
-        message = str(error)
-        if not message.startswith(str(path)):
-            message = f"{path}: {message}"  # some parser messages name only the line
-        raise ComparisonError(message) from None
+        raise ComparisonError(str(error)) from None
     if log.probabilities.size == 0:
         raise ComparisonError(f"{path}: no PROB lines (0 frames)")
     return log.probabilities
@@ -179,13 +172,8 @@ def compare_files(
     actual: Path, reference: Path, threshold: float = DEFAULT_THRESHOLD
 ) -> Comparison:
     """Reads both files (see :func:`read_probabilities`) and compares them."""
-    return compare_probabilities(
-        read_probabilities(actual),
-        read_bin(Path(reference)),
-        threshold,
-        actual_name=str(actual),
-        reference_name=str(reference),
-    )
+    values = read_probabilities(actual), read_bin(Path(reference))
+    return compare_probabilities(*values, threshold, str(actual), str(reference))
 
 
 def format_comparison(comparison: Comparison) -> str:

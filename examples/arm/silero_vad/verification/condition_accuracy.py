@@ -68,9 +68,9 @@ def conditions_report(
     return reports
 
 
-def dither(stream: AudioStream, seed: int = DITHER_SEED) -> AudioStream:
+def dither(stream: AudioStream) -> AudioStream:
     """``stream`` with every sample moved by -1, 0 or +1 LSB (uniform, seeded)."""
-    steps = np.random.default_rng(seed).integers(-1, 2, stream.num_samples)
+    steps = np.random.default_rng(DITHER_SEED).integers(-1, 2, stream.num_samples)
     pcm = np.clip(stream.pcm.astype(np.int32) + steps, -32768, 32767).astype(np.int16)
     return stream.derived("dither", pcm)
 

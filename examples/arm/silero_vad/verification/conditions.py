@@ -7,10 +7,8 @@
 
 A product meets a whisper far from the microphone, a talker clipping the converter, noise
 and telephone channels; a quantized model must make float Silero's decisions there too.
-Each condition is deterministic (seeded): ``level-40`` ... ``level+20`` (gain, clipped at
-full scale), ``clean`` (0 dB), ``clipped`` (+20 dB over the peak, hard-clipped),
-``noisy0``/``noisy10`` (white noise at that SNR), ``telephone`` (300-3400 Hz through
-8 kHz). The CLI writes derived clips as 16-bit PCM WAVs (for ``run.sh --validation-wav``)::
+Each condition is deterministic (seeded). The CLI writes derived clips as 16-bit PCM WAVs
+(for ``run.sh --validation-wav``)::
 
     python -m examples.arm.silero_vad.verification.conditions OUT_DIR CLIP.wav ... \\
         [--condition level-30 --condition telephone | --condition levels]
@@ -54,16 +52,13 @@ def _gain(db: float) -> float:
     return 10.0 ** (db / 20.0)
 
 
-def _level_name(db: int) -> str:
-    return f"level{db:+d}"
-
-
 def at_level(db: float) -> Condition:
     """A gain of ``db`` dB, clipped to [-1, 1] as a converter would."""
     return lambda samples, rate: np.clip(samples * _gain(db), -1.0, 1.0)
 
 
 def clipped(samples: np.ndarray, rate: int) -> np.ndarray:
+    """``CLIPPING_OVERDRIVE_DB`` over the clip's peak, hard-clipped."""
     peak = float(np.abs(samples).max())
     if peak == 0.0:
         return samples.copy()
@@ -82,6 +77,7 @@ def with_noise(snr_db: float) -> Condition:
 
 
 def telephone(samples: np.ndarray, rate: int) -> np.ndarray:
+    """The telephone band, through the telephone's sample rate."""
     band = butter(6, TELEPHONE_BAND_HZ, btype="bandpass", fs=rate, output="sos")
     filtered = sosfiltfilt(band, samples.astype(np.float64))
     if rate != TELEPHONE_RATE:
@@ -90,8 +86,9 @@ def telephone(samples: np.ndarray, rate: int) -> np.ndarray:
     return np.clip(filtered, -1.0, 1.0)
 
 
+LEVELS = tuple(f"level{db:+d}" for db in LEVELS_DB)
 CONDITIONS: dict[str, Condition] = {
-    **{_level_name(db): at_level(db) for db in LEVELS_DB},
+    **{name: at_level(db) for name, db in zip(LEVELS, LEVELS_DB, strict=True)},
     "clean": at_level(0.0),
     "clipped": clipped,
     "noisy0": with_noise(0.0),
@@ -99,8 +96,8 @@ CONDITIONS: dict[str, Condition] = {
     "telephone": telephone,
 }
 CONDITION_SETS: dict[str, tuple[str, ...]] = {
-    "levels": tuple(_level_name(db) for db in LEVELS_DB),
-    "recording": (_level_name(-30), "clipped", "noisy10", "telephone"),
+    "levels": LEVELS,
+    "recording": ("level-30", "clipped", "noisy10", "telephone"),
 }
 
 
@@ -111,28 +108,19 @@ def condition_choices() -> list[str]:
 
 def expand_conditions(names: list[str]) -> list[str]:
     """Condition names with the sets (and ``all``) expanded, in order, each once."""
+    sets = {**CONDITION_SETS, "all": [c for group in CONDITION_SETS.values() for c in group]}
     expanded: list[str] = []
     for name in names:
-        if name == "all":
-            members = [c for group in CONDITION_SETS.values() for c in group]
-        elif name in CONDITION_SETS:
-            members = list(CONDITION_SETS[name])
-        elif name in CONDITIONS:
-            members = [name]
-        else:
+        if name not in CONDITIONS and name not in sets:
             raise ValueError(
                 f"condition {name!r}: expected one of {', '.join(condition_choices())}"
             )
-        for member in members:
-            if member not in expanded:
-                expanded.append(member)
-    return expanded
+        expanded += sets.get(name, [name])
+    return list(dict.fromkeys(expanded))
 
 
 def derive(samples: np.ndarray, condition: str, rate: int = DEFAULT_SAMPLE_RATE) -> np.ndarray:
     """``samples`` (mono float at ``rate``) under ``condition``, as float32."""
-    if condition not in CONDITIONS:
-        raise ValueError(f"condition {condition!r}: expected one of {', '.join(CONDITIONS)}")
     return CONDITIONS[condition](samples, rate).astype(np.float32)
 
 

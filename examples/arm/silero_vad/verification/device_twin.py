@@ -43,16 +43,6 @@ class TwinError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class TosaInterface:
-    """Positions of the delegate's tensors in the TOSA graph's input and output lists."""
-
-    audio_input: int
-    state_input: int
-    probability_output: int
-    state_output: int
-
-
-@dataclass(frozen=True)
 class TwinStream:
     """What the twin saw on one stream."""
 
@@ -61,8 +51,9 @@ class TwinStream:
     saturated_frames: tuple[int, int]
 
 
-def read_tosa_interface(tosa: bytes, frame_samples: int) -> TosaInterface:
-    """Finds audio/state inputs and probability/state outputs by their shapes."""
+def read_tosa_interface(tosa: bytes, frame_samples: int) -> tuple[int, int, int, int]:
+    """The positions of the audio and state inputs and of the probability and state outputs
+    in the TOSA graph's input and output lists, found by their shapes."""
     block = TosaGraph.TosaGraph.GetRootAs(tosa, 0).Regions(0).Blocks(0)
     tensors = {}
     for index in range(block.TensorsLength()):
@@ -71,11 +62,11 @@ def read_tosa_interface(tosa: bytes, frame_samples: int) -> TosaInterface:
     inputs = [tuple(tensors[block.Inputs(i)]) for i in range(block.InputsLength())]
     outputs = [tuple(tensors[block.Outputs(i)]) for i in range(block.OutputsLength())]
     try:
-        return TosaInterface(
-            audio_input=inputs.index((1, frame_samples)),
-            state_input=inputs.index(STATE_SHAPE),
-            probability_output=outputs.index((1, 1)),
-            state_output=outputs.index(STATE_SHAPE),
+        return (
+            inputs.index((1, frame_samples)),
+            inputs.index(STATE_SHAPE),
+            outputs.index((1, 1)),
+            outputs.index(STATE_SHAPE),
         )
     except ValueError as error:
         raise TwinError(
@@ -118,7 +109,9 @@ class DeviceTwin:
             )
         self.geometry = program_geometry(program.metadata, pte_path)
         self.tosa = tosa_path.read_bytes()
-        self.interface = read_tosa_interface(self.tosa, self.geometry.frame_samples)
+        self.audio_input, self.state_input, self.probability_output, self.state_output = (
+            read_tosa_interface(self.tosa, self.geometry.frame_samples)
+        )
         if program.output_quantization is None:
             raise TwinError(f"{pte_path}: no output dequantize on the CPU")
         (audio_input,) = program.inputs
@@ -148,12 +141,12 @@ class DeviceTwin:
         inputs: list[np.ndarray] = [np.empty(0)] * 2
         for index in range(stream.num_frames):
             # The delegate's audio: what the CPU hands over.
-            inputs[self.interface.audio_input] = (
+            inputs[self.audio_input] = (
                 stream.frames[index : index + 1]
                 if self.pcm_input
                 else _quantize_audio(stream.float_frames[index], self.input_quantization)
             )
-            inputs[self.interface.state_input] = state
+            inputs[self.state_input] = state
             outputs, status = tosa_reference_model.run(self.tosa, inputs)
             if status != tosa_reference_model.GraphStatus.TOSA_VALID:
                 raise TwinError(
@@ -161,11 +154,10 @@ class DeviceTwin:
                     f"(t={index * self.geometry.frame_seconds:.3f} s): "
                     f"TOSA reference model returned {status.name}"
                 )
-            state = outputs[self.interface.state_output].reshape(STATE_SHAPE)
-            state = state.astype(self.initial_state.dtype)
+            state = outputs[self.state_output].reshape(STATE_SHAPE).astype(self.initial_state.dtype)
             on_rail = (state == self.state_rails.min) | (state == self.state_rails.max)
             saturated += on_rail.reshape(2, -1).any(axis=1)
-            probability = outputs[self.interface.probability_output]
+            probability = outputs[self.probability_output]
             probabilities[index] = _dequantize_probability(probability, self.output_quantization)
             if progress is not None:
                 progress.advance()

@@ -7,8 +7,7 @@
 
 The PyTorch quantized program is not exact for a CPU ``.pte`` (ExecuTorch's kernels round
 differently and the int16 state carries it: up to ~4e-3); the Python runtime runs the
-C++ runner's kernels. Writes ``<output-dir>/<clip>.program.bin`` (float32 LE per frame),
-a freshly loaded method per clip as the runner does. Exit status: 0 written, 2 unusable::
+C++ runner's kernels, a freshly loaded method per clip as the runner does::
 
     python -m examples.arm.silero_vad.verification.program_reference \\
         out/cpu/silero_vad_cpu.pte CLIP.wav [CLIP.wav ...] --output-dir out/cpu/program
@@ -58,14 +57,12 @@ def program_probabilities(
             "operator' means the program needs a kernel the Python runtime lacks"
         ) from None
     dtype = program_input_dtype(method, name, geometry)
-    if isinstance(stream, AudioStream):
-        if stream.geometry != geometry:
-            raise CpuProgramError(
-                f"{name}: audio at {stream.sample_rate} Hz for the {geometry.sample_rate} Hz model"
-            )
-        frames = stream.frames if dtype is np.int16 else stream.float_frames
-    else:
-        frames = stream if dtype is np.int16 else stream.astype(np.float32) / 32768
+    if isinstance(stream, AudioStream) and stream.geometry != geometry:
+        raise CpuProgramError(
+            f"{name}: audio at {stream.sample_rate} Hz for the {geometry.sample_rate} Hz model"
+        )
+    pcm = stream.frames if isinstance(stream, AudioStream) else stream
+    frames = pcm if dtype is np.int16 else pcm.astype(np.float32) / 32768
     frames = np.ascontiguousarray(frames, dtype=dtype)
     if frames.ndim != 2 or frames.shape[1] != geometry.frame_samples:
         raise CpuProgramError(
@@ -82,7 +79,7 @@ def program_probabilities(
 
 
 def run_program_reference(
-    pte_path: Path, clips: Sequence[Path | AudioStream], output_dir: Path
+    pte_path: Path, clips: Sequence[Path], output_dir: Path
 ) -> dict[str, Path]:
     """Writes ``<output_dir>/<clip>.program.bin`` for every clip; returns them by clip name."""
     data = read_cpu_program(pte_path)
@@ -93,7 +90,7 @@ def run_program_reference(
     streams = []
     for clip in clips:
         try:
-            streams.append(clip if isinstance(clip, AudioStream) else load_stream(clip, geometry))
+            streams.append(load_stream(clip, geometry))
         except AudioError as error:
             raise CpuProgramError(str(error)) from None
     names = [stream.name for stream in streams]
@@ -102,9 +99,6 @@ def run_program_reference(
         raise CpuProgramError(
             f"clip names must differ (outputs are named after them): {', '.join(duplicates)}"
         )
-    if not streams:
-        raise CpuProgramError("no clips given")
-    output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     written = {}
     for stream in streams:

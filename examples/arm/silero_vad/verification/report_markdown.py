@@ -16,7 +16,6 @@ from examples.arm.silero_vad.verification.compare_vad_probs import CONFIDENCE_MA
 from examples.arm.silero_vad.verification.condition_accuracy import condition_summary
 from examples.arm.silero_vad.verification.conditions import CONDITION_SETS
 
-REPORT_NAME = "report.md"
 CLEAN = "clean (0 dB)"
 _AUDIO_INPUTS = {
     "int16": "int16 PCM frames (no CPU conversion)",
@@ -37,20 +36,20 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     )
 
 
-def _accuracy_row(name: str, entry: dict, segment_counts: str) -> list[str]:
+def _accuracy_row(name: str, entry: dict, clips: list[dict], actual: str) -> list[str]:
+    """One row; ``clips`` are the entries whose segments it counts (float/device)."""
     vs_float = entry["vs_float"]
-    segments = entry["segments"]
+    boundary = entry["segments"]["boundary_ms"]
     row = [name, str(entry["frames"])]
     if "vs_quantized" in entry:
         row.append(f"{entry['vs_quantized']['max_abs']:.6f} ({entry['vs_quantized']['flips']})")
-    boundary = segments["boundary_ms"]
     return row + [
         f"{vs_float['max_abs']:.6f}",
         f"{vs_float['mean_abs']:.6f}",
         f"{vs_float['flips']} ({vs_float['flips_pct']:.1f} %)",
         str(vs_float["confident_flips"]),
-        segment_counts,
-        f"{segments['f1']:.3f}",
+        "/".join(str(sum(len(c["segments"][side]) for c in clips)) for side in ("float", actual)),
+        f"{entry['segments']['f1']:.3f}",
         "-" if boundary is None else f"{boundary:.1f}",
     ]
 
@@ -69,13 +68,9 @@ def accuracy_table(accuracy: dict) -> str:
         "speech F1",
         "boundary ms",
     ]
-    rows = []
-    totals = [0, 0]
-    for name, entry in accuracy["clips"].items():
-        counts = [len(entry["segments"]["float"]), len(entry["segments"][actual])]
-        totals = [totals[0] + counts[0], totals[1] + counts[1]]
-        rows.append(_accuracy_row(name, entry, f"{counts[0]}/{counts[1]}"))
-    rows.append(_accuracy_row("overall", accuracy["overall"], f"{totals[0]}/{totals[1]}"))
+    clips = accuracy["clips"]
+    rows = [_accuracy_row(name, entry, [entry], actual) for name, entry in clips.items()]
+    rows.append(_accuracy_row("overall", accuracy["overall"], list(clips.values()), actual))
     return markdown_table(header, rows)
 
 
@@ -174,9 +169,7 @@ def _portable_ops(report: dict) -> str:
 
 
 def _accuracy(report: dict, plots: dict[str, str]) -> str:
-    accuracy = report.get("accuracy")
-    if not accuracy:
-        return "No accuracy figures."
+    accuracy = report["accuracy"]
     actual = accuracy["actual"]
     if actual == NPU:
         intro = (
@@ -237,16 +230,11 @@ def render_report(report: dict, plots: dict[str, str] | None = None) -> str:
     return "\n\n".join(sections) + "\n"
 
 
-def write_report_markdown(
-    output_dir: Path, report: dict, plots: dict[str, Path] | None = None
-) -> Path:
-    """Writes ``<output_dir>/report.md``; plot paths are linked relative to it."""
+def write_report_markdown(output_dir: Path, report: dict, plots: dict[str, Path]) -> Path:
+    """Writes ``<output_dir>/report.md``; the plots (under it) are linked relative to it."""
     relative = {
-        name: quote(
-            (path.relative_to(output_dir) if path.is_relative_to(output_dir) else path).as_posix()
-        )
-        for name, path in (plots or {}).items()
+        name: quote(path.relative_to(output_dir).as_posix()) for name, path in plots.items()
     }
-    path = output_dir / REPORT_NAME
+    path = output_dir / "report.md"
     path.write_text(render_report(report, relative))
     return path

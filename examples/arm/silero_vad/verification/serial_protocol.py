@@ -51,38 +51,35 @@ def format_protocol(
     segmenter = SpeechSegmenter(config, sample_rate)
     frame_seconds = frame_geometry(sample_rate).frame_seconds
     lines: list[str] = []
-    count = 0
 
     def add_segments(segments: list[tuple[int, int]]) -> None:
-        nonlocal count
         lines.extend(f"SEGMENT {s / sample_rate:.3f} {e / sample_rate:.3f}" for s, e in segments)
-        count += len(segments)
 
     for index, probability in enumerate(probabilities):
         decision = "speech" if probability >= segmenter.config.threshold else "silence"
         lines.append(f"PROB {index * frame_seconds:.3f} {probability:.6f} {decision}")
         add_segments(segmenter.push(probability))
     add_segments(segmenter.finish(num_samples))
+    count = sum(line.startswith("SEGMENT") for line in lines)
     lines.append(f"DONE frames={len(probabilities)} segments={count}")
     return ("\n".join(lines) + "\n").encode() + END_OF_TRANSMISSION
 
 
-def _finite(text: str, line_number: int, what: str) -> float:
+def _finite(text: str, where: str, what: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ProtocolError(f"line {line_number}: {what} '{text}' is not a number") from None
+        raise ProtocolError(f"{where}: {what} '{text}' is not a number") from None
     if not math.isfinite(value):
-        raise ProtocolError(f"line {line_number}: {what} is {text} (not finite)")
+        raise ProtocolError(f"{where}: {what} is {text} (not finite)")
     return value
 
 
 def parse_protocol(data: bytes, source: str = "log") -> SerialLog:
     """Reads a serial log; anything off-protocol raises ProtocolError naming the line."""
-    text = data.decode("utf-8", errors="replace")
-    if END_OF_TRANSMISSION.decode() not in text:
+    body, end, _ = data.decode("utf-8", errors="replace").partition(END_OF_TRANSMISSION.decode())
+    if not end:
         raise ProtocolError(f"{source}: no end-of-transmission (0x04): truncated log?")
-    body = text.split(END_OF_TRANSMISSION.decode(), 1)[0]
     probabilities: list[float] = []
     segments: list[tuple[float, float]] = []
     done: tuple[int, int] | None = None
@@ -96,17 +93,17 @@ def parse_protocol(data: bytes, source: str = "log") -> SerialLog:
         if line.startswith("ERROR "):
             raise ProtocolError(f"{where}: device reported {line}")
         if match := _PROB.fullmatch(line):
-            time_s = _finite(match.group(1), line_number, "time")
+            time_s = _finite(match.group(1), where, "time")
             expected = len(probabilities) * GEOMETRY_16K.frame_seconds  # 0.032 s at 8 kHz too
             if abs(time_s - expected) > 0.0015:
                 raise ProtocolError(
                     f"{where}: frame {len(probabilities)} at {time_s} s, "
                     f"expected {expected:.3f} s (a missing or repeated frame)"
                 )
-            probabilities.append(_finite(match.group(2), line_number, "probability"))
+            probabilities.append(_finite(match.group(2), where, "probability"))
         elif match := _SEGMENT.fullmatch(line):
-            start = _finite(match.group(1), line_number, "segment start")
-            segments.append((start, _finite(match.group(2), line_number, "segment end")))
+            start = _finite(match.group(1), where, "segment start")
+            segments.append((start, _finite(match.group(2), where, "segment end")))
         elif match := _DONE.fullmatch(line):
             done = (int(match.group(1)), int(match.group(2)))
         else:
