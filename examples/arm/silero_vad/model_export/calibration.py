@@ -39,22 +39,22 @@ def overdriven_versions(streams: Sequence[AudioStream], overdrive_db: float) -> 
     for stream in streams:
         peak = int(np.abs(stream.pcm.astype(np.int32)).max())
         gain = (PCM16_FULL_SCALE - 1) / max(peak, 1) * 10.0 ** (overdrive_db / 20.0)
-        loud = float_to_pcm16(stream.pcm.astype(np.float64) * gain / PCM16_FULL_SCALE)
-        versions.append(stream.derived(label, loud))
+        versions.append(_at_gain(stream, gain, label))
     return versions
+
+
+def _at_gain(stream: AudioStream, gain: float, label: str) -> AudioStream:
+    scaled = stream.pcm.astype(np.float64) * gain / PCM16_FULL_SCALE
+    return stream.derived(label, float_to_pcm16(scaled))
 
 
 def level_versions(streams: Sequence[AudioStream], levels_db: Sequence[float]) -> list[AudioStream]:
     """Each stream at each gain of ``levels_db`` (0: the stream itself), clipped."""
-    versions = []
-    for stream in streams:
-        for db in levels_db:
-            if db == 0:
-                versions.append(stream)
-                continue
-            scaled = stream.pcm.astype(np.float64) * 10.0 ** (db / 20.0) / PCM16_FULL_SCALE
-            versions.append(stream.derived(f"level{db:+g}dB", float_to_pcm16(scaled)))
-    return versions
+    return [
+        stream if db == 0 else _at_gain(stream, 10.0 ** (db / 20.0), f"level{db:+g}dB")
+        for stream in streams
+        for db in levels_db
+    ]
 
 
 # |h| < 1, plus a thousandth for the NPU's tables rounding o * tanh(c) up to 1.

@@ -19,8 +19,9 @@ from torch import nn
 from examples.arm.silero_vad.model_export.silero_vad_model import Encoder
 
 
-def _used_taps(conv: nn.Conv1d, input_length: int) -> tuple[list[int], int]:
-    """The taps that meet a real input column for some output, and the output length."""
+def _without_padding_taps(conv: nn.Conv1d, input_length: int) -> tuple[nn.Conv1d, int]:
+    """``conv`` cut to the taps that meet a real input column when that is exactly the same
+    function (the first used tap is the padding's width), and its output length."""
     (kernel,), (stride,), (padding,) = conv.kernel_size, conv.stride, conv.padding
     output_length = (input_length + 2 * padding - kernel) // stride + 1
     used = sorted(
@@ -31,14 +32,6 @@ def _used_taps(conv: nn.Conv1d, input_length: int) -> tuple[list[int], int]:
             if 0 <= out * stride - padding + tap < input_length
         }
     )
-    return used, output_length
-
-
-def _without_padding_taps(conv: nn.Conv1d, input_length: int) -> tuple[nn.Conv1d, int]:
-    """``conv`` cut to its used taps when that is exactly the same function (the first used
-    tap is the padding's width), and its output length."""
-    (kernel,), (stride,), (padding,) = conv.kernel_size, conv.stride, conv.padding
-    used, output_length = _used_taps(conv, input_length)
     first, count = used[0], len(used)
     exact = (
         count < kernel
@@ -63,7 +56,6 @@ def _without_padding_taps(conv: nn.Conv1d, input_length: int) -> tuple[nn.Conv1d
 
 def trim_padding_taps(encoder: Encoder, input_length: int) -> Encoder:
     """``encoder`` (changed in place) cut to its useful taps for ``input_length`` columns."""
-    length = input_length
     for index, conv in enumerate(encoder.convs):
-        encoder.convs[index], length = _without_padding_taps(conv, length)
+        encoder.convs[index], input_length = _without_padding_taps(conv, input_length)
     return encoder

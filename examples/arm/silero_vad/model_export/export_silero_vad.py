@@ -10,12 +10,11 @@ per frame, in ``reference/``), for NPU targets Vela's input and output (``vela/`
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
 
@@ -31,7 +30,6 @@ from examples.arm.silero_vad.model_export.calibration import (
 from examples.arm.silero_vad.model_export.float_reference import float_probabilities
 from examples.arm.silero_vad.model_export.frame_geometry import (
     DEFAULT_SAMPLE_RATE,
-    FrameGeometry,
     frame_geometry,
 )
 from examples.arm.silero_vad.model_export.lowering import (
@@ -82,17 +80,9 @@ class ExportOptions:
     sample_rate: int = DEFAULT_SAMPLE_RATE
     audio_input: str = DEFAULT_AUDIO_INPUT
 
-    @property
-    def on_npu(self) -> bool:
-        return self.target != CPU_TARGET
-
-    @property
-    def geometry(self) -> FrameGeometry:
-        return frame_geometry(self.sample_rate)
-
     def vela_settings(self) -> VelaSettings | None:
         """The system config and memory mode Vela compiles for (None for the cpu target)."""
-        if not self.on_npu:
+        if self.target == CPU_TARGET:
             return None
         default = default_vela_settings(self.target)
         return VelaSettings(
@@ -131,15 +121,11 @@ def _check_disjoint(calibration: list[Path], validation: list[Path]) -> None:
         raise AudioError(f"validation clips share a name ({', '.join(duplicates)}): rename one")
 
 
-def _audio_digest(stream: AudioStream) -> str:
-    return hashlib.sha256(stream.pcm.tobytes()).hexdigest()
-
-
 def _check_distinct_audio(calibration: list[AudioStream], validation: list[AudioStream]) -> None:
     """Refuses validation audio that is calibration audio, whatever the files are called."""
-    calibration_digests = {_audio_digest(stream): stream.path for stream in calibration}
+    calibration_audio = {stream.pcm.tobytes(): stream.path for stream in calibration}
     for stream in validation:
-        twin = calibration_digests.get(_audio_digest(stream))
+        twin = calibration_audio.get(stream.pcm.tobytes())
         if twin is not None:
             raise AudioError(
                 f"{stream.path}: the same audio as calibration clip {twin}; validate on "
@@ -179,7 +165,7 @@ def quantize_configured(
 def export_silero_vad(options: ExportOptions) -> ExportResult:
     """Calibrates, quantizes, lowers, checks and writes the artifacts; returns the report."""
     _check_disjoint(options.calibration_wavs, options.validation_wavs)
-    geometry = options.geometry
+    geometry = frame_geometry(options.sample_rate)
     calibration = load_streams(options.calibration_wavs, geometry)
     validation = load_streams(options.validation_wavs, geometry)
     _check_distinct_audio(calibration, validation)
@@ -206,22 +192,20 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
     export_seconds = time.monotonic() - start
 
     program_summary = inspect_program(program.buffer)
-    state_dtype = state_quantization.numpy_dtype
     check_program_contract(
-        program_summary, geometry, options.audio_input, state_dtype, options.on_npu
+        program_summary, geometry, options.audio_input, state_quantization.numpy_dtype, bool(vela)
     )
     pte_path = output_dir / f"silero_vad_{options.target}.pte"
     pte_path.write_bytes(program.buffer)
 
+    (output_dir / "reference").mkdir(exist_ok=True)
     for stream in validation:
         frames = program_frames(stream, options.audio_input)
         for kind, probabilities in (
             ("float", float_probabilities(float_model, stream)),
             ("quantized", stream_probabilities(quantized, frames)),
         ):
-            path = reference_path(output_dir, stream.name, kind)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            probabilities.astype("<f4").tofile(path)
+            probabilities.astype("<f4").tofile(reference_path(output_dir, stream.name, kind))
 
     report: dict = {
         "executorch_version": version("executorch"),
@@ -245,7 +229,7 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
         vela_report = run_vela(tosa_path(output_dir), spec.compiler_flags)
         report["npu_ops"] = vela_report.npu_ops
         report["cpu_ops"] = vela_report.cpu_ops
-        report["vela"] = vela_report.to_dict()
+        report["vela"] = asdict(vela_report)
     write_report(output_dir, report)
     return ExportResult(report, pte_path, validation, quantized, float_model)
 

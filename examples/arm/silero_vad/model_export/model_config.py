@@ -116,8 +116,7 @@ def quantization_config() -> QuantizationConfig:
 
 def gate_weight_spec(config: ModelConfig) -> QuantizationSpec:
     """The LSTM gate products' weight spec (their own, or the global one)."""
-    spec = lstm_gate_product_spec(config).weight
-    return spec if spec is not None else quantization_config().weight
+    return lstm_gate_product_spec(config).weight or quantization_config().weight
 
 
 def lstm_gate_product_spec(config: ModelConfig) -> LstmGateProductSpec:
@@ -125,9 +124,9 @@ def lstm_gate_product_spec(config: ModelConfig) -> LstmGateProductSpec:
     int6 weights when ``config`` (with its gate weights chosen: ``for_memory_mode``) says."""
     if config.lstm_gate_weights is None:
         raise ValueError("LSTM gate weights not chosen: use ModelConfig.for_memory_mode")
-    input_activation = get_symmetric_quantization_config().input_activation
     weight = None
     if config.lstm_gate_weights != "int8":
-        weight_range = _WEIGHT_RANGES[config.lstm_gate_weights]
-        weight = get_symmetric_quantization_config(**weight_range).weight
-    return LstmGateProductSpec(input_activation, weight)
+        weight = get_symmetric_quantization_config(
+            **_WEIGHT_RANGES[config.lstm_gate_weights]
+        ).weight
+    return LstmGateProductSpec(get_symmetric_quantization_config().input_activation, weight)

@@ -67,10 +67,6 @@ class ProgramSummary:
     metadata: dict[str, int]  # the program's integer constant methods
 
 
-def _operator_name(operator) -> str:
-    return f"{operator.name}.{operator.overload}" if operator.overload else operator.name
-
-
 def _quantization(values, args: list[int]) -> TensorQuantization:
     scale, zero_point, qmin, qmax, dtype = (values[i].val for i in args[1:6])
     return TensorQuantization(
@@ -99,8 +95,7 @@ def inspect_program(pte: bytes | Path) -> ProgramSummary:
     plans = {plan.name: plan for plan in pte_file.program.execution_plan}
     if FORWARD not in plans:
         raise ValueError(f"the program has no {FORWARD!r} method (methods: {sorted(plans)})")
-    plan = plans[FORWARD]
-    values = plan.values
+    plan, values = plans[FORWARD], plans[FORWARD].values
     metadata = {
         name: method.values[method.outputs[0]].val.int_val
         for name, method in plans.items()
@@ -117,8 +112,9 @@ def inspect_program(pte: bytes | Path) -> ProgramSummary:
         args = instruction.instr_args
         if not isinstance(args, KernelCall):
             continue
-        name = plan.operators[args.op_index].name
-        calls[_operator_name(plan.operators[args.op_index])] += 1
+        operator = plan.operators[args.op_index]
+        name = operator.name
+        calls[f"{name}.{operator.overload}" if operator.overload else name] += 1
         if name == _QUANTIZE and args.args[0] in plan.inputs:
             input_q = _quantization(values, args.args)
         elif name == _DEQUANTIZE and args.args[-1] in plan.outputs:

@@ -45,18 +45,6 @@ def load_official_jit() -> torch.jit.ScriptModule:
         return torch.jit.load(str(path), map_location="cpu")
 
 
-def official_network(sample_rate: int = DEFAULT_SAMPLE_RATE) -> torch.jit.ScriptModule:
-    """The JIT's network for one rate (``_model`` at 16 kHz, ``_model_8k`` at 8 kHz)."""
-    jit, geometry = load_official_jit(), frame_geometry(sample_rate)
-    network = jit._model if geometry is GEOMETRY_16K else jit._model_8k
-    if network.context_size_samples != geometry.context_samples:
-        raise RuntimeError(
-            f"silero-vad's {sample_rate} Hz network has {network.context_size_samples} context "
-            f"samples, not {geometry.context_samples}: an unsupported silero-vad release?"
-        )
-    return network
-
-
 def zero_state() -> torch.Tensor:
     """A fresh ``[h, c]`` state: the start of every audio stream."""
     return torch.zeros(STATE_SHAPE)
@@ -143,13 +131,17 @@ class SileroVAD(nn.Module):
 
     @classmethod
     def from_silero_package(cls, sample_rate: int = DEFAULT_SAMPLE_RATE) -> SileroVAD:
-        """The model for ``sample_rate`` with the weights of the installed ``silero-vad``."""
-        model = cls(frame_geometry(sample_rate))
-        model.load_official_state_dict(official_network(sample_rate).state_dict())
-        return model.eval()
-
-    def load_official_state_dict(self, official: dict[str, torch.Tensor]) -> None:
-        """Loads an official network's state dict, mapping its key names to this module's."""
+        """The model for ``sample_rate`` with the weights of the installed ``silero-vad`` (the
+        JIT's ``_model`` at 16 kHz, ``_model_8k`` at 8 kHz), its key names mapped to ours."""
+        jit, geometry = load_official_jit(), frame_geometry(sample_rate)
+        network = jit._model if geometry is GEOMETRY_16K else jit._model_8k
+        if network.context_size_samples != geometry.context_samples:
+            raise RuntimeError(
+                f"silero-vad's {sample_rate} Hz network has {network.context_size_samples} "
+                f"context samples, not {geometry.context_samples}: an unsupported silero-vad "
+                "release?"
+            )
+        official = network.state_dict()
         mapped = {"stft.forward_basis": official["stft.forward_basis_buffer"]}
         for kind in ("weight", "bias"):
             for index in range(len(_ENCODER_LAYERS)):
@@ -159,4 +151,6 @@ class SileroVAD(nn.Module):
             mapped[f"decoder.head.{kind}"] = official[f"decoder.decoder.2.{kind}"]
         for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
             mapped[f"decoder.rnn.{kind}"] = official[f"decoder.rnn.{kind}"]
-        self.load_state_dict(mapped, strict=True)
+        model = cls(geometry)
+        model.load_state_dict(mapped, strict=True)
+        return model.eval()

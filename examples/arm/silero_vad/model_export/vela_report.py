@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -29,9 +29,6 @@ class VelaReport:
     sram_kib: float
     dram_kib: float
     nn_macs: int
-
-    def to_dict(self) -> dict[str, float | int]:
-        return asdict(self)
 
 
 def _operator_count(output: str, kind: str) -> int:

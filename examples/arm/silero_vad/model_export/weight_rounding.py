@@ -104,7 +104,6 @@ def gptq_round(
     inverse = torch.linalg.cholesky(
         torch.cholesky_inverse(torch.linalg.cholesky(hessian)), upper=True
     )
-    grid = scales[:, None]
     rounded = torch.empty_like(remaining)
     for column in range(remaining.shape[1]):
         values = remaining[:, column]
@@ -116,7 +115,7 @@ def gptq_round(
     original = weight.detach().to(torch.float64)
     rows = torch.arange(original.shape[0])
     largest = original.abs().argmax(dim=1)
-    rounded[rows, largest] = torch.sign(original[rows, largest]) * top_code * grid[:, 0]
+    rounded[rows, largest] = torch.sign(original[rows, largest]) * top_code * scales
     return rounded
 
 
@@ -133,17 +132,6 @@ def _rows(values: torch.Tensor) -> torch.Tensor:
     return values.reshape(-1, values.shape[-1]).T
 
 
-def _front_end(
-    model: SileroVAD, frames: torch.Tensor, moments: dict[str, InputMoments]
-) -> torch.Tensor:
-    """The spectrum of every frame; records the inputs of the framed STFT's basis products."""
-    stft = model.stft
-    even_part, odd_part = torch.vmap(stft.folded)(frames.unsqueeze(1))
-    moments["stft.even"].add(_rows(even_part))
-    moments["stft.odd"].add(_rows(odd_part))
-    return stft.magnitude_of(stft.even(even_part), stft.odd(odd_part))
-
-
 @torch.no_grad()
 def layer_input_moments(
     model: SileroVAD, streams: Sequence[AudioStream]
@@ -154,10 +142,14 @@ def layer_input_moments(
     """
     moments: dict[str, InputMoments] = defaultdict(InputMoments)
     progress = FrameProgress("weight rounding", sum(stream.num_frames for stream in streams))
-    rnn = model.decoder.rnn
+    stft, rnn = model.stft, model.decoder.rnn
     for stream in streams:
         progress.start_clip(stream.name)
-        features = _front_end(model, torch.from_numpy(stream.float_frames), moments)
+        frames = torch.from_numpy(stream.float_frames).unsqueeze(1)
+        even_part, odd_part = torch.vmap(stft.folded)(frames)
+        moments["stft.even"].add(_rows(even_part))
+        moments["stft.odd"].add(_rows(odd_part))
+        features = stft.magnitude_of(stft.even(even_part), stft.odd(odd_part))
         for index, conv in enumerate(model.encoder.convs):
             moments[f"encoder.convs.{index}"].add(_conv_columns(conv, features))
             features = torch.relu(conv(features))
@@ -184,23 +176,19 @@ def rounded_layers(
 ) -> list[RoundedLayer]:
     """Every weighted layer with its grid's spec and its inputs' moments (not the 0/1
     exchange matrices: exact on any grid)."""
-    rnn = model.decoder.rnn
+    rnn, head, convs = model.decoder.rnn, model.decoder.head, model.encoder.convs
     layers = [
-        RoundedLayer(getattr(model.stft, name).weight, None, weight_spec, moments[f"stft.{name}"])
-        for name in ("even", "odd")
-    ]
-    layers += [
-        RoundedLayer(conv.weight, conv.bias, weight_spec, moments[f"encoder.convs.{index}"])
-        for index, conv in enumerate(model.encoder.convs)
-    ]
-    layers += [
-        RoundedLayer(rnn.weight_ih, rnn.bias_ih, gate_weight_spec, moments["decoder.rnn.input"]),
-        RoundedLayer(rnn.weight_hh, rnn.bias_hh, gate_weight_spec, moments["decoder.rnn.hidden"]),
-        RoundedLayer(
-            model.decoder.head.weight, model.decoder.head.bias, weight_spec, moments["decoder.head"]
+        (model.stft.even.weight, None, weight_spec, "stft.even"),
+        (model.stft.odd.weight, None, weight_spec, "stft.odd"),
+        *(
+            (conv.weight, conv.bias, weight_spec, f"encoder.convs.{i}")
+            for i, conv in enumerate(convs)
         ),
+        (rnn.weight_ih, rnn.bias_ih, gate_weight_spec, "decoder.rnn.input"),
+        (rnn.weight_hh, rnn.bias_hh, gate_weight_spec, "decoder.rnn.hidden"),
+        (head.weight, head.bias, weight_spec, "decoder.head"),
     ]
-    return layers
+    return [RoundedLayer(weight, bias, spec, moments[name]) for weight, bias, spec, name in layers]
 
 
 @torch.no_grad()
@@ -209,8 +197,8 @@ def round_weights(
     streams: Sequence[AudioStream],
     weight_spec: QuantizationSpec,
     gate_weight_spec: QuantizationSpec,
-) -> SileroVAD:
-    """``model`` (changed in place): weights rounded by GPTQ, biases corrected, on ``streams``."""
+) -> None:
+    """Rounds ``model``'s weights in place by GPTQ on ``streams``, and corrects the biases."""
     moments = layer_input_moments(model, streams)
     for layer in rounded_layers(model, moments, weight_spec, gate_weight_spec):
         original = layer.weight.detach().reshape(layer.weight.shape[0], -1).to(torch.float64)
@@ -219,4 +207,3 @@ def round_weights(
         if layer.bias is not None:
             layer.bias.sub_(((rounded - original) @ layer.moments.mean).to(layer.bias.dtype))
         layer.weight.copy_(rounded.reshape(layer.weight.shape).to(layer.weight.dtype))
-    return model

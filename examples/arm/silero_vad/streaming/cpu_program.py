@@ -26,17 +26,6 @@ class CpuProgramError(ValueError):
     """A program (or clip) the host cannot run; the message names the file and the reason."""
 
 
-def delegate_backends(pte: bytes) -> list[str]:
-    """The backend ids the program's ``forward`` delegates to (empty for a CPU program)."""
-    from executorch.exir._serialize._program import deserialize_pte_binary
-
-    program = deserialize_pte_binary(pte).program
-    for plan in program.execution_plan:
-        if plan.name == METHOD:
-            return [delegate.id for delegate in plan.delegates]
-    return []
-
-
 def read_cpu_program(path: Path) -> bytes:
     """The bytes of a ``.pte`` the host runtime can run, or an error saying why not."""
     path = Path(path)
@@ -46,8 +35,11 @@ def read_cpu_program(path: Path) -> bytes:
         raise CpuProgramError(f"{path}: cannot read the program ({error.strerror})") from None
     if not data:
         raise CpuProgramError(f"{path}: empty file, not an ExecuTorch program")
+    from executorch.exir._serialize._program import deserialize_pte_binary
+
     try:
-        backends = delegate_backends(data)
+        plans = deserialize_pte_binary(data).program.execution_plan
+        backends = [d.id for plan in plans if plan.name == METHOD for d in plan.delegates]
     except Exception as error:  # the deserializer raises many kinds
         raise CpuProgramError(
             f"{path}: not a readable ExecuTorch program ({type(error).__name__}: {error})"

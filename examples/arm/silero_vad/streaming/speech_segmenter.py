@@ -144,32 +144,22 @@ class SpeechSegmenter:
             end, silence = max(self._possible_ends, key=lambda item: item[1])
             self._keep(self._start, end, emitted)
             next_start = end + silence
-            if next_start < end + sample:
-                self._start = next_start
-            else:
-                self._start = None
-                self._triggered = False
-            self._prev_end = self._next_start = self._temp_end = 0
-            self._possible_ends = []
-            return False
-        if self._prev_end:
+            self._start = next_start if next_start < end + sample else None
+        elif self._prev_end:
             self._keep(self._start, self._prev_end, emitted)
-            if self._next_start < self._prev_end:
-                self._start = None
-                self._triggered = False
-            else:
-                self._start = self._next_start
-            self._prev_end = self._next_start = self._temp_end = 0
-            self._possible_ends = []
-            return False
-        self._keep(self._start, sample, emitted)
-        self._start = None
-        self._reset_detection()
-        return True
+            self._start = None if self._next_start < self._prev_end else self._next_start
+        else:
+            self._keep(self._start, sample, emitted)
+            self._start = None
+            self._reset_detection()
+            return True
+        # Speech goes on from the new start, if there is one.
+        self._reset_detection(triggered=self._start is not None)
+        return False
 
-    def _reset_detection(self) -> None:
+    def _reset_detection(self, triggered: bool = False) -> None:
         self._prev_end = self._next_start = self._temp_end = 0
-        self._triggered = False
+        self._triggered = triggered
         self._possible_ends = []
 
     def _keep(self, start: int, end: int, emitted: list[tuple[int, int]]) -> None:
