@@ -5,8 +5,8 @@
 
 """What a board needs to run the VAD: memory and time per target, as one Markdown table.
 
-For each export (by default the release's default program of every family: U85-256 at 16
-and 8 kHz, U55-128, U65-256), every figure comes from the tool the firmware build uses:
+For each export (by default the release's default program of every family: U85-256 and
+U55-128 at 16 and 8 kHz, U65-256), every figure comes from the tool the firmware build uses:
 the .pte's size; the pools and the Vela arena from ``runtime/baremetal/pool_sizes.py``
 (with a Dedicated_Sram mode also Vela's SRAM cache from the export's report.json); where
 ``build_baremetal.sh --print-plan`` places them (SRAM, DDR: flash or DRAM on a board); our
@@ -42,6 +42,7 @@ DEFAULT_PROGRAMS = (
     ("ethos-u85-256", 16000),
     ("ethos-u85-256", 8000),
     ("ethos-u55-128", 16000),
+    ("ethos-u55-128", 8000),
     ("ethos-u65-256", 16000),
 )
 # cross_compile_check.sh's objects for each board's CPU: clang-19 for the Cortex-M85
