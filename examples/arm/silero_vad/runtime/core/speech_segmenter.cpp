@@ -156,7 +156,7 @@ Status SpeechSegmenter::finish(int64_t audio_length_samples) {
   }
   if (triggered_ &&
       static_cast<double>(len - current_start_) > min_speech_samples_) {
-    (void)append_raw(current_start_, len);
+    append_raw(current_start_, len);
     if (!overflow_.ok()) {
       return overflow_;
     }
@@ -170,9 +170,7 @@ bool SpeechSegmenter::pop(SpeechSegment* segment) {
   if (final_count_ == 0) {
     return false;
   }
-  const Entry& entry = at(0);
-  segment->start_sample = entry.start;
-  segment->end_sample = entry.end;
+  *segment = at(0);
   head_ = (head_ + 1) % kMaxQueuedSegments;
   --count_;
   --final_count_;
@@ -210,7 +208,7 @@ void SpeechSegmenter::step(double p, int64_t cur) {
     if (params_.use_max_poss_sil_at_max_speech && best_possible_dur_ > 0) {
       prev_end_ = best_possible_end_;
       const int64_t dur = best_possible_dur_;
-      (void)append_raw(current_start_, prev_end_);
+      append_raw(current_start_, prev_end_);
       next_start_ = prev_end_ + dur;
       if (next_start_ < prev_end_ + cur) {
         current_start_ = next_start_;
@@ -219,7 +217,7 @@ void SpeechSegmenter::step(double p, int64_t cur) {
       }
       close_state();
     } else if (prev_end_ != 0) {
-      (void)append_raw(current_start_, prev_end_);
+      append_raw(current_start_, prev_end_);
       if (next_start_ < prev_end_) {
         triggered_ = false;
       } else {
@@ -227,10 +225,9 @@ void SpeechSegmenter::step(double p, int64_t cur) {
       }
       close_state();
     } else {
-      (void)append_raw(current_start_, cur);
+      append_raw(current_start_, cur);
       close_state();
       triggered_ = false;
-      return;
     }
   }
 
@@ -248,33 +245,30 @@ void SpeechSegmenter::step(double p, int64_t cur) {
       return;
     }
     if (static_cast<double>(temp_end_ - current_start_) > min_speech_samples_) {
-      (void)append_raw(current_start_, temp_end_);
+      append_raw(current_start_, temp_end_);
     }
     close_state();
     triggered_ = false;
   }
 }
 
-Status SpeechSegmenter::append_raw(int64_t start, int64_t end) {
+void SpeechSegmenter::append_raw(int64_t start, int64_t end) {
   if (count_ == kMaxQueuedSegments) {
-    if (overflow_.ok()) {
-      overflow_ = Status::Error(ErrorCode::kCapacity,
-                                "speech segmenter queue full (%lu segments): "
-                                "pop() segments after every push()",
-                                static_cast<unsigned long>(count_));
-    }
-    return overflow_;
+    overflow_ = Status::Error(ErrorCode::kCapacity,
+                              "speech segmenter queue full (%lu segments): "
+                              "pop() segments after every push()",
+                              static_cast<unsigned long>(count_));
+    return;
   }
-  Entry& entry = at(count_);
-  entry.end = end;
+  SpeechSegment& entry = at(count_);
+  entry.end_sample = end;
   // Without a pending predecessor the start padding is settled (speech_pad);
   // otherwise the predecessor pads it when it is finalized.
-  entry.start = final_count_ == count_
-                    ? clamp_to_zero_trunc(static_cast<double>(start) -
-                                          speech_pad_samples_)
-                    : start;
+  entry.start_sample = final_count_ == count_
+                           ? clamp_to_zero_trunc(static_cast<double>(start) -
+                                                 speech_pad_samples_)
+                           : start;
   ++count_;
-  return Status::Ok();
 }
 
 // int(min(audio_length, raw_end + pad)); false while the open stream's length
@@ -300,43 +294,37 @@ bool SpeechSegmenter::end_padding(int64_t raw_end,
 void SpeechSegmenter::settle(int64_t audio_length) {
   const double two_pads = 2.0 * speech_pad_samples_;
   while (final_count_ < count_) {
-    Entry& entry = at(final_count_);
-    if (final_count_ + 1 < count_) {
-      // The successor is known: silero-vad's padding rule, verbatim.
-      Entry& next = at(final_count_ + 1);
-      const int64_t silence = next.start - entry.end;
-      if (static_cast<double>(silence) < two_pads) {
-        const int64_t half = floor_half(silence);
-        entry.end += half;
-        const int64_t shifted = next.start - half;
-        next.start = shifted > 0 ? shifted : 0;
-      } else {
-        int64_t padded_end = 0;
-        if (!end_padding(entry.end, audio_length, &padded_end)) {
-          return;
-        }
-        entry.end = padded_end;
-        next.start = clamp_to_zero_trunc(static_cast<double>(next.start) -
-                                         speech_pad_samples_);
-      }
-    } else if (audio_length >= 0) {
-      // Last segment of the clip.
-      int64_t padded_end = 0;
-      (void)end_padding(entry.end, audio_length, &padded_end);
-      entry.end = padded_end;
-    } else {
+    SpeechSegment& entry = at(final_count_);
+    SpeechSegment* next =
+        final_count_ + 1 < count_ ? &at(final_count_ + 1) : nullptr;
+    if (next != nullptr &&
+        static_cast<double>(next->start_sample - entry.end_sample) < two_pads) {
+      // The successor is close: silero-vad's padding rule, verbatim.
+      const int64_t half = floor_half(next->start_sample - entry.end_sample);
+      entry.end_sample += half;
+      const int64_t shifted = next->start_sample - half;
+      next->start_sample = shifted > 0 ? shifted : 0;
+      ++final_count_;
+      continue;
+    }
+    if (next == nullptr && audio_length < 0) {
       // Newest segment, stream open: the next one starts at the current
       // speech candidate or at the next frame, not before.
       const int64_t earliest_next =
           triggered_ ? current_start_ : window_ * frames_;
-      if (static_cast<double>(earliest_next - entry.end) < two_pads) {
+      if (static_cast<double>(earliest_next - entry.end_sample) < two_pads) {
         return;
       }
-      int64_t padded_end = 0;
-      if (!end_padding(entry.end, audio_length, &padded_end)) {
-        return;
-      }
-      entry.end = padded_end;
+    }
+    // A lone end (the successor far, or none): padded, within the clip.
+    int64_t padded_end = 0;
+    if (!end_padding(entry.end_sample, audio_length, &padded_end)) {
+      return;
+    }
+    entry.end_sample = padded_end;
+    if (next != nullptr) {
+      next->start_sample = clamp_to_zero_trunc(
+          static_cast<double>(next->start_sample) - speech_pad_samples_);
     }
     ++final_count_;
   }

@@ -85,21 +85,16 @@ class SpeechSegmenter {
   }
 
  private:
-  struct Entry {
-    int64_t start = 0;
-    int64_t end = 0;
-  };
-
   void step(double probability, int64_t cur_sample);
   void close_state();
-  Status append_raw(int64_t start, int64_t end);
+  void append_raw(int64_t start, int64_t end);
   // Finalizes the queued segments whose padding is settled; `audio_length`
   // < 0 while the stream is open.
   void settle(int64_t audio_length);
   bool end_padding(int64_t raw_end,
                    int64_t audio_length,
                    int64_t* padded_end) const;
-  Entry& at(size_t index) {
+  SpeechSegment& at(size_t index) {
     return queue_[(head_ + index) % kMaxQueuedSegments];
   }
 
@@ -128,7 +123,7 @@ class SpeechSegmenter {
 
   // Retained segments, oldest first: [0, final_count_) are final, the rest
   // await their end padding (only the oldest pending one has a padded start).
-  Entry queue_[kMaxQueuedSegments];
+  SpeechSegment queue_[kMaxQueuedSegments];
   size_t head_ = 0;
   size_t count_ = 0;
   size_t final_count_ = 0;
