@@ -49,22 +49,16 @@ void print_help() {
   std::printf(
       "Usage: silero_vad_runner --model MODEL.pte --wav CLIP.wav|- [options]\n"
       "\n"
-      "Runs a Silero VAD ExecuTorch program frame by frame over a mono 16-bit\n"
-      "PCM WAV file or stream at the program's sample rate (16000 or 8000 Hz)\n"
-      "and prints the serial protocol to stdout, each line as soon as it is\n"
+      "Runs a Silero VAD ExecuTorch program (run.sh --target cpu; its\n"
+      "contract: runtime/README.md) frame by frame over a mono 16-bit PCM WAV\n"
+      "file or stream at the program's sample rate (16000 or 8000 Hz) and\n"
+      "prints the serial protocol to stdout, each line as soon as it is "
       "known:\n"
       "  PROB <time_s> <probability> speech|silence   (one per 32 ms frame)\n"
       "  SEGMENT <start_s> <end_s>                    (as soon as final)\n"
       "  DONE frames=<n> segments=<m>\n"
       "followed by the byte 0x04. Errors print 'ERROR <message>' and exit "
       "non-zero.\n"
-      "\n"
-      "The program (examples/arm/silero_vad/run.sh --target cpu) takes one\n"
-      "frame, int16 PCM (or float32 audio) of shape (1, context + hop), and\n"
-      "returns one float32 probability (1, 1); its constant methods\n"
-      "sample_rate, hop_samples and context_samples give the frame geometry\n"
-      "(16 kHz: 64 + 512, 8 kHz: 32 + 256). Any recurrent state stays inside\n"
-      "the program (a mutable buffer).\n"
       "\n"
       "Options:\n"
       "  --model PATH        ExecuTorch program (.pte)\n"
@@ -89,12 +83,6 @@ void print_help() {
       "\n"
       "%s",
       silero_vad::host::segmenter_options_help());
-}
-
-// Ends a run that failed outside the application loop as the loop would.
-int fail(silero_vad::SerialReporter& reporter, const Status& status, int code) {
-  reporter.fail(status);
-  return code;
 }
 
 // ExecuTorch's log on stderr, without its Info/Debug start-up chatter.
@@ -230,6 +218,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc && usage.ok(); ++i) {
     const char* name = nullptr;
     const char* value = nullptr;
+    const char** path = nullptr;
     if (!silero_vad::host::split_option(argc, argv, &i, &name, &value)) {
       usage = Status::Error(ErrorCode::kInvalidArgument,
                             "unexpected argument '%s' (see --help)",
@@ -243,20 +232,18 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(name, "--pool-usage") == 0) {
       pool_usage = true;
     } else if (std::strcmp(name, "--model") == 0) {
-      model_path = value;
+      path = &model_path;
     } else if (std::strcmp(name, "--wav") == 0) {
-      wav_path = value;
+      path = &wav_path;
     } else if (std::strcmp(name, "--probs-out") == 0) {
-      probs_path = value;
+      path = &probs_path;
     } else if (!silero_vad::host::apply_segmenter_option(
                    name, value, &params, &usage)) {
       usage = Status::Error(ErrorCode::kInvalidArgument,
                             "unknown option '%s' (see --help)",
                             name);
     }
-    if (usage.ok() && value == nullptr &&
-        (std::strcmp(name, "--model") == 0 || std::strcmp(name, "--wav") == 0 ||
-         std::strcmp(name, "--probs-out") == 0)) {
+    if (path != nullptr && (*path = value) == nullptr) {
       usage =
           Status::Error(ErrorCode::kInvalidArgument, "%s needs a path", name);
     }
@@ -277,7 +264,8 @@ int main(int argc, char** argv) {
   }
   silero_vad::SerialReporter reporter(sink, params.threshold);
   if (!usage.ok()) {
-    return fail(reporter, usage, kExitUsage);
+    reporter.fail(usage);
+    return kExitUsage;
   }
 
   // The program first: it gives the audio's sample rate. The buffers outlive
@@ -338,7 +326,8 @@ int main(int argc, char** argv) {
     }
   }
   if (!status.ok()) {
-    return fail(reporter, status, kExitError);
+    reporter.fail(status);
+    return kExitError;
   }
   silero_vad::WavSampleSource file(audio);
   silero_vad::SampleSource& source =
@@ -352,13 +341,12 @@ int main(int argc, char** argv) {
   silero_vad::ModelStep& step =
       timed ? static_cast<silero_vad::ModelStep&>(*timed) : model;
 
-  silero_vad::VadRunStats stats;
   status = silero_vad::run_vad(source,
                                step,
                                params,
                                reporter,
                                probs_file != nullptr ? &probs_writer : nullptr,
-                               &stats);
+                               nullptr);
   int exit_code = status.ok() ? 0 : kExitError;
   if (probs_file != nullptr && std::fclose(probs_file) != 0) {
     std::fprintf(stderr, "ERROR cannot finish writing %s\n", probs_path);
