@@ -42,16 +42,13 @@ extern "C" {
 // ExecuTorch's log lines to stderr (UART0) as "LOG ...": errors only, as a
 // good run prints nothing but the protocol, unless SILERO_VAD_VERBOSE_ET_LOG.
 // newlib-nano's printf has no %zu.
-void et_pal_emit_log_message(et_timestamp_t timestamp,
+void et_pal_emit_log_message(et_timestamp_t /*timestamp*/,
                              et_pal_log_level_t level,
                              const char* filename,
-                             const char* function,
+                             const char* /*function*/,
                              size_t line,
                              const char* message,
-                             size_t length) {
-  (void)timestamp;
-  (void)function;
-  (void)length;
+                             size_t /*length*/) {
 #if !SILERO_VAD_VERBOSE_ET_LOG
   if (level != kError && level != kFatal) {
     return;

@@ -37,12 +37,10 @@ inline bool operator==(const FrameGeometry& a, const FrameGeometry& b) {
 constexpr FrameGeometry kGeometry16k{16000, 512, 64};
 constexpr FrameGeometry kGeometry8k{8000, 256, 32};
 
-constexpr size_t kMaxHopSamples = 512;
-constexpr size_t kMaxContextSamples = 64;
+constexpr size_t kMaxHopSamples = kGeometry16k.hop_samples;
+constexpr size_t kMaxContextSamples = kGeometry16k.context_samples;
 constexpr size_t kMaxFrameSamples = kMaxContextSamples + kMaxHopSamples;
-static_assert(kGeometry16k.hop_samples <= kMaxHopSamples &&
-                  kGeometry16k.context_samples <= kMaxContextSamples &&
-                  kGeometry8k.hop_samples <= kMaxHopSamples &&
+static_assert(kGeometry8k.hop_samples <= kMaxHopSamples &&
                   kGeometry8k.context_samples <= kMaxContextSamples,
               "the static buffers hold every geometry");
 
