@@ -51,7 +51,7 @@ bool split_option(
     int argc, char** argv, int* index, const char** name, const char** value) {
   static char buffer[128];  // the name of "--name=value"
   const char* arg = argv[*index];
-  if (std::strncmp(arg, "--", 2) != 0 && std::strcmp(arg, "-h") != 0) {
+  if (std::strncmp(arg, "--", 2) != 0 && !is(arg, "-h")) {
     return false;
   }
   const char* equals = std::strchr(arg, '=');
@@ -65,9 +65,8 @@ bool split_option(
   *name = arg;
   *value = nullptr;
   // Flags take no value; everything else takes the next argument.
-  if (std::strcmp(arg, "--timing") == 0 || std::strcmp(arg, "--help") == 0 ||
-      std::strcmp(arg, "-h") == 0 || std::strcmp(arg, "--show-release") == 0 ||
-      std::strcmp(arg, "--pool-usage") == 0) {
+  if (is(arg, "--timing") || is(arg, "--help") || is(arg, "-h") ||
+      is(arg, "--show-release") || is(arg, "--pool-usage")) {
     return true;
   }
   if (*index + 1 < argc) {
@@ -80,7 +79,7 @@ bool apply_segmenter_option(const char* name,
                             const char* value,
                             SegmenterParams* params,
                             Status* status) {
-  if (std::strcmp(name, "--use-max-poss-sil-at-max-speech") == 0) {
+  if (is(name, "--use-max-poss-sil-at-max-speech")) {
     const bool yes = is(value, "true") || is(value, "1");
     *status =
         yes || is(value, "false") || is(value, "0")
@@ -104,7 +103,7 @@ bool apply_segmenter_option(const char* name,
       {"--min-silence-at-max-speech", &params->min_silence_at_max_speech},
   };
   for (const auto& number : numbers) {
-    if (std::strcmp(name, number.name) == 0) {
+    if (is(name, number.name)) {
       params->has_neg_threshold |= number.target == &params->neg_threshold;
       const Result<double> parsed = parse_number<double>(
           name, value, "a number", [](const char* from, char** end) {
