@@ -14,11 +14,7 @@ namespace {
 
 // Python's `a // 2` on ints (floor, also for negatives).
 int64_t floor_half(int64_t a) {
-  int64_t q = a / 2;
-  if (a % 2 != 0 && a < 0) {
-    --q;
-  }
-  return q;
+  return a / 2 - (a % 2 < 0 ? 1 : 0);
 }
 
 // Python's int(max(0, x)) for a float x.

@@ -460,37 +460,36 @@ Status VadModel::load(ByteSpan method_pool,
     return Status::Error(ErrorCode::kInvalidArgument,
                          "VadModel::load() called twice");
   }
-  if (method_pool.data == nullptr || method_pool.size == 0 ||
-      method_pool.size > UINT32_MAX || temp_pool.size > UINT32_MAX) {
+  if (method_pool.data() == nullptr || method_pool.size() == 0 ||
+      method_pool.size() > UINT32_MAX || temp_pool.size() > UINT32_MAX) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "method pool must be non-empty and below 4 GiB");
   }
   const size_t needed = planned_memory_bytes();
-  if (planned_pool.data == nullptr ? needed > kPlannedAlignment
-                                   : planned_pool.size < needed) {
+  if (planned_pool.data() == nullptr ? needed > kPlannedAlignment
+                                     : planned_pool.size() < needed) {
     return Status::Error(
         ErrorCode::kCapacity,
-        "planned memory pool has %lu bytes, the model needs "
-        "%lu",
-        ul(planned_pool.data == nullptr ? 0 : planned_pool.size),
+        "planned memory pool has %lu bytes, the model needs %lu",
+        ul(planned_pool.data() == nullptr ? 0 : planned_pool.size()),
         ul(needed));
   }
   // Carve one aligned arena per planned buffer out of the pool.
-  const uintptr_t base = reinterpret_cast<uintptr_t>(planned_pool.data);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(planned_pool.data());
   size_t offset = round_up(base, kPlannedAlignment) - base;
   for (size_t i = 0; i < num_planned_; ++i) {
     planned_spans_[i] =
-        et::Span<uint8_t>(planned_pool.data + offset, planned_sizes_[i]);
+        et::Span<uint8_t>(planned_pool.data() + offset, planned_sizes_[i]);
     offset += round_up(planned_sizes_[i], kPlannedAlignment);
   }
-  method_allocator_.emplace(static_cast<uint32_t>(method_pool.size),
-                            method_pool.data);
+  method_allocator_.emplace(static_cast<uint32_t>(method_pool.size()),
+                            method_pool.data());
   planned_allocator_.emplace(
       et::Span<et::Span<uint8_t>>(planned_spans_, num_planned_));
   et::MemoryAllocator* temp = nullptr;
-  if (temp_pool.data != nullptr && temp_pool.size > 0) {
-    temp_allocator_.emplace(static_cast<uint32_t>(temp_pool.size),
-                            temp_pool.data);
+  if (temp_pool.data() != nullptr && temp_pool.size() > 0) {
+    temp_allocator_.emplace(static_cast<uint32_t>(temp_pool.size()),
+                            temp_pool.data());
     temp = &*temp_allocator_;
   }
   memory_manager_.emplace(&*method_allocator_, &*planned_allocator_, temp);
@@ -546,16 +545,15 @@ Result<float> VadModel::step(const int16_t* frame) {
   }
   // Every frame: set_input() copies a planned input into the arena.
   et::Error error = method_->set_input(et::EValue(Tensor(&*input_impl_)), 0);
-  if (error != et::Error::Ok) {
-    return Status::Error(ErrorCode::kModelExecute,
-                         "setting the model input failed: %s (error 0x%x)",
-                         et::to_string(error),
-                         error_value(error));
+  const char* failed = "setting the model input";
+  if (error == et::Error::Ok) {
+    error = method_->execute();
+    failed = "Method::execute()";
   }
-  error = method_->execute();
   if (error != et::Error::Ok) {
     return Status::Error(ErrorCode::kModelExecute,
-                         "Method::execute() failed: %s (error 0x%x)",
+                         "%s failed: %s (error 0x%x)",
+                         failed,
                          et::to_string(error),
                          error_value(error));
   }

@@ -31,10 +31,7 @@
 
 namespace silero_vad {
 
-struct ByteSpan {
-  uint8_t* data = nullptr;
-  size_t size = 0;
-};
+using ByteSpan = executorch::runtime::Span<uint8_t>;
 
 // A read-only, bounds-checked DataLoader over bytes in memory (a file read at
 // start-up, or an array in flash).
