@@ -23,7 +23,6 @@
 
 namespace {
 
-using silero_vad::ByteSpan;
 using silero_vad::Result;
 using silero_vad::Status;
 
@@ -64,9 +63,9 @@ Status prepare(silero_vad::WavAudio* audio) {
     return parsed.status();
   }
   *audio = *parsed;
-  return g_model.load(ByteSpan{g_method_pool, sizeof(g_method_pool)},
-                      ByteSpan{g_planned_pool, sizeof(g_planned_pool)},
-                      ByteSpan{g_temp_pool, sizeof(g_temp_pool)});
+  return g_model.load({g_method_pool, sizeof(g_method_pool)},
+                      {g_planned_pool, sizeof(g_planned_pool)},
+                      {g_temp_pool, sizeof(g_temp_pool)});
 }
 
 }  // namespace

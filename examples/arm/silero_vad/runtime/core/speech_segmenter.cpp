@@ -130,7 +130,7 @@ Status SpeechSegmenter::push(float probability) {
   return overflow_;
 }
 
-Status SpeechSegmenter::finish(int64_t audio_length_samples) {
+Status SpeechSegmenter::finish(int64_t len) {
   if (finished_) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "finish() called twice: call reset() first");
@@ -138,7 +138,6 @@ Status SpeechSegmenter::finish(int64_t audio_length_samples) {
   if (!overflow_.ok()) {
     return overflow_;
   }
-  const int64_t len = audio_length_samples;
   const bool consistent = frames_ == 0 ? len == 0
                                        : (len > window_ * (frames_ - 1) &&
                                           len <= window_ * frames_);

@@ -415,7 +415,7 @@ Status VadModel::read_geometry() {
   // In model_export/frame_geometry.py's order.
   const char* const names[3] = {
       "sample_rate", "hop_samples", "context_samples"};
-  int64_t values[3] = {0, 0, 0};
+  uint32_t values[3] = {0, 0, 0};
   for (size_t i = 0; i < 3; ++i) {
     Result<int64_t> value = read_metadata(names[i]);
     if (!value.ok()) {
@@ -427,11 +427,9 @@ Status VadModel::read_geometry() {
                            names[i],
                            static_cast<long>(*value));
     }
-    values[i] = *value;
+    values[i] = static_cast<uint32_t>(*value);
   }
-  const FrameGeometry geometry{static_cast<uint32_t>(values[0]),
-                               static_cast<size_t>(values[1]),
-                               static_cast<size_t>(values[2])};
+  const FrameGeometry geometry{values[0], values[1], values[2]};
   const Status status = check_frame_geometry(geometry);
   if (!status.ok()) {
     return Status::Error(
