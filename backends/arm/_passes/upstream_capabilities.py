@@ -17,17 +17,14 @@ on every release, so the quantized graph and the program's numbers do not depend
 * state outside the delegate: both (``StatefulEthosUPartitioner`` untags after the
   release; a no-op where the release no longer tags).
 
-Everything is detected from the release's code, not its version; tests pin each release.
+Everything is detected from the release's code, not its version; tests pin each release
+(``test_upstream_capabilities.py`` also detects the jobs only the tests need to know of).
 """
 
 import contextlib
 from unittest import mock
 
-import torch
 from executorch.backends.arm._passes import arm_pass as _arm_pass_module
-from executorch.backends.arm._passes import constant_folding_pass as _constant_folding_module
-from executorch.backends.arm._passes.decompose_lstm_pass import DecomposeLstmPass
-from torchao.quantization.pt2e.constant_fold import constant_fold as _torchao_constant_fold
 
 # The release's per-pass buffer collector, looked up by ArmPass.__call__ at call time.
 _RELEASE_COLLECTOR = "collect_mutable_buffer_infos"
@@ -37,18 +34,6 @@ def arm_pass_restores_mutable_buffers() -> bool:
     """True when every ``ArmPass`` of the release puts mutable buffers back after it runs."""
     return hasattr(_arm_pass_module, _RELEASE_COLLECTOR) and (
         _RELEASE_COLLECTOR in _arm_pass_module.ArmPass.__call__.__code__.co_names
-    )
-
-
-def constant_folding_keeps_mutable_state() -> bool:
-    """True when the release's ``ConstantFoldingPass`` folds with torchao's state-aware folder."""
-    return getattr(_constant_folding_module, "constant_fold", None) is _torchao_constant_fold
-
-
-def decomposes_lstm_cell() -> bool:
-    """True when the release's ``DecomposeLstmPass`` also rewrites ``aten.lstm_cell``."""
-    return any(
-        value is torch.ops.aten.lstm_cell.default for value in vars(DecomposeLstmPass).values()
     )
 
 

@@ -18,8 +18,10 @@ from executorch.backends.arm._passes import ConstantFoldingPass
 from torch import nn
 
 from backends.arm._passes import FoldConstantsKeepMutableStatePass
-from backends.arm._passes.upstream_capabilities import constant_folding_keeps_mutable_state
 from backends.arm.test.passes.test_mutable_buffers import WIDTH, _graph_module
+from backends.arm.test.passes.test_upstream_capabilities import (
+    constant_folding_keeps_mutable_state,
+)
 
 
 class FoldableStateRead(nn.Module):

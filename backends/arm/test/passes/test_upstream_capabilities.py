@@ -20,8 +20,11 @@ from pathlib import Path
 
 import pytest
 import torch
+from executorch.backends.arm._passes import constant_folding_pass
+from executorch.backends.arm._passes.decompose_lstm_pass import DecomposeLstmPass
 from executorch.backends.arm.ethosu import EthosUPartitioner
 from executorch.exir import EdgeCompileConfig, to_edge
+from torchao.quantization.pt2e.constant_fold import constant_fold
 
 from backends.arm._passes import upstream_capabilities
 from backends.arm._passes.stateful_arm_pass_manager import pass_manager_sites
@@ -45,6 +48,18 @@ KNOWN_RELEASES = {
 }
 RELEASE = version("executorch")
 REQUIREMENTS = Path(__file__).resolve().parents[4] / "requirements"
+
+
+def constant_folding_keeps_mutable_state() -> bool:
+    """True when the release's ``ConstantFoldingPass`` folds with torchao's state-aware folder."""
+    return getattr(constant_folding_pass, "constant_fold", None) is constant_fold
+
+
+def decomposes_lstm_cell() -> bool:
+    """True when the release's ``DecomposeLstmPass`` also rewrites ``aten.lstm_cell``."""
+    return any(
+        value is torch.ops.aten.lstm_cell.default for value in vars(DecomposeLstmPass).values()
+    )
 
 
 def _supported_releases() -> list[str]:
@@ -77,10 +92,8 @@ def test_detected_capabilities_match_the_release_tosa() -> None:
     assert upstream_capabilities.arm_pass_restores_mutable_buffers() == (
         facts.arm_pass_restores_mutable_buffers
     )
-    assert upstream_capabilities.constant_folding_keeps_mutable_state() == (
-        facts.constant_folding_keeps_mutable_state
-    )
-    assert upstream_capabilities.decomposes_lstm_cell() == facts.decomposes_lstm_cell
+    assert constant_folding_keeps_mutable_state() == facts.constant_folding_keeps_mutable_state
+    assert decomposes_lstm_cell() == facts.decomposes_lstm_cell
     assert len(pass_manager_sites()) == facts.pass_manager_sites
 
 
