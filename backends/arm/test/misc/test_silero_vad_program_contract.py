@@ -27,8 +27,6 @@ from examples.arm.silero_vad.model_export.program_inspection import (
 
 STATE = MutableBufferInfo(np.int16, (2, 1, 128), np.zeros((2, 1, 128), dtype=np.int16))
 GOOD = ProgramSummary(
-    user_inputs=1,
-    user_outputs=1,
     delegates=1,
     operator_calls={"aten::copy_": 1, "quantized_decomposed::dequantize_per_tensor.out": 1},
     mutable_buffers=[STATE],

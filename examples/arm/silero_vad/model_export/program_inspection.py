@@ -55,8 +55,6 @@ class TensorSpec:
 
 @dataclass(frozen=True)
 class ProgramSummary:
-    user_inputs: int
-    user_outputs: int
     delegates: int
     operator_calls: dict[str, int]
     mutable_buffers: list[MutableBufferInfo]
@@ -128,8 +126,6 @@ def inspect_program(pte: bytes | Path) -> ProgramSummary:
                 initial = np.frombuffer(storage, dtype=dtype).reshape(tensor.sizes)
             buffers.append(MutableBufferInfo(dtype, tuple(tensor.sizes), initial))
     return ProgramSummary(
-        user_inputs=len(plan.inputs),
-        user_outputs=len(plan.outputs),
         delegates=len(plan.delegates),
         operator_calls=dict(sorted(calls.items())),
         mutable_buffers=buffers,
