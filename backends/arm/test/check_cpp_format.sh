@@ -6,7 +6,8 @@
 # Checks (or, with --fix, applies) clang-format-19 on every C++ file of the runtime.
 
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
+# shellcheck source=../scripts/cpp_utils.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/cpp_utils.sh"
 
 fix=0
 

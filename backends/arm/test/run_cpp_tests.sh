@@ -90,7 +90,7 @@ else
 fi
 
 step "4/6 clang-format"
-"${scripts}/check_cpp_format.sh"
+"$(dirname "${BASH_SOURCE[0]}")/check_cpp_format.sh"
 
 cross_summary="skipped"
 if [[ ${skip_cross} -eq 0 ]]; then
