@@ -13,7 +13,7 @@ the warm-up; every PROB line is finite and 32 ms after the last; DONE counts eve
 Reported: the model-step time per frame and the RSS at DONE (teardown, not checked).
 
     python -m examples.arm.silero_vad.lab.soak_runner --model out/cpu/silero_vad_cpu.pte \\
-        [--hours 1] [--seed 0] [--cpu 0] [--json soak.json]
+        [--hours 1] [--seed 0]  # taskset -c N in front pins it: the runner inherits it
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ if __name__ == "__main__":
     silence_known_third_party_noise()
 
 import argparse
-import json
 import math
 import os
 import re
@@ -36,7 +35,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -57,13 +56,6 @@ class SoakError(RuntimeError):
 
 
 @dataclass
-class RssSample:
-    wall_s: float
-    frames: int
-    rss_kib: int
-
-
-@dataclass
 class SoakReport:
     """What the soak measured; ``failures`` lists every failed check."""
 
@@ -79,14 +71,11 @@ class SoakReport:
     protocol_errors: list[str] = field(default_factory=list)
     wall_seconds: float = 0.0
     exit_code: int | None = None
-    rss_first_kib: int = 0
+    rss_kib: list[int] = field(default_factory=list)  # VmRSS every --interval s until DONE
     rss_warmup_kib: int = 0
     rss_end_kib: int = 0
-    rss_at_done_kib: int = 0
     rss_max_after_warmup_kib: int = 0
-    rss_growth_after_warmup_kib: int = 0
-    rss_samples: list[RssSample] = field(default_factory=list)
-    vm_hwm_kib: int = 0
+    rss_at_done_kib: int = 0
     timing: dict[str, float] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
 
@@ -147,14 +136,14 @@ def program_geometry_of(model: Path) -> FrameGeometry:
         raise SoakError(f"{model}: cannot read the program's sample rate ({error})") from None
 
 
-def read_rss_kib(pid: int) -> tuple[int, int] | None:
-    """(VmRSS, VmHWM) in KiB, or None once the process is gone."""
+def read_rss_kib(pid: int) -> int | None:
+    """VmRSS in KiB, or None once the process is gone."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return None
-    fields = dict(re.findall(r"^(VmRSS|VmHWM):\s*(\d+)", status, re.MULTILINE))
-    return (int(fields["VmRSS"]), int(fields.get("VmHWM", 0))) if "VmRSS" in fields else None
+    match = re.search(r"^VmRSS:\s*(\d+)", status, re.MULTILINE)
+    return int(match.group(1)) if match else None
 
 
 def parse_timing(stderr: str) -> dict[str, float]:
@@ -182,22 +171,20 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
     report = SoakReport(str(args.model), sample_rate, hours, total_samples, frames_expected)
 
     command = [str(args.runner), "--model", str(args.model), "--wav", "-", "--timing"]
-    if args.cpu is not None:
-        command = ["taskset", "-c", str(args.cpu), *command]
     start = time.monotonic()
     stderr = tempfile.TemporaryFile()
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
     )
-    frames = 0
+    rss = report.rss_kib
 
-    def sample_rss() -> RssSample | None:
-        values = read_rss_kib(process.pid)
-        if values is None:
+    def sample_rss() -> int | None:
+        """Appends a VmRSS sample; returns its index (None once the runner is gone)."""
+        value = read_rss_kib(process.pid)
+        if value is None:
             return None
-        report.vm_hwm_kib = max(report.vm_hwm_kib, values[1])
-        report.rss_samples.append(RssSample(round(time.monotonic() - start, 3), frames, values[0]))
-        return report.rss_samples[-1]
+        rss.append(value)
+        return len(rss) - 1
 
     def write_audio() -> None:
         try:
@@ -211,10 +198,11 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
     writer = threading.Thread(target=write_audio, daemon=True)
     writer.start()
     # RSS every --interval seconds until DONE (then it is the teardown's), and at the end
-    # of the warm-up and the last frame.
-    at_frame: dict[int, RssSample | None] = {warmup_frames: None, frames_expected: None}
+    # of the warm-up and the last frame (their samples' indices).
+    at_frame: dict[int, int | None] = {warmup_frames: None, frames_expected: None}
     sample_rss()
     next_sample = time.monotonic() + args.interval
+    frames = 0
     for raw in process.stdout:
         if not report.done_line and time.monotonic() >= next_sample:
             sample_rss()
@@ -237,7 +225,7 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
             report.segments += 1
         elif line.startswith("DONE "):
             report.done_line = line
-            report.rss_at_done_kib = (read_rss_kib(process.pid) or (0,))[0]
+            report.rss_at_done_kib = read_rss_kib(process.pid) or 0
         elif line not in ("\x04", ""):
             report.protocol_errors.append(f"unexpected line {line[:200]!r}")
     process.wait()
@@ -248,16 +236,15 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
     with stderr:
         stderr.seek(0)
         report.timing = parse_timing(stderr.read().decode("utf-8", errors="replace"))
-    _check(report, warmup_frames, at_frame, args.max_growth_kib)
+    _check(report, warmup_frames, at_frame[warmup_frames], at_frame[frames_expected], args)
     return report
 
 
 def _check(
-    report: SoakReport, warmup_frames: int, at_frame: dict[int, RssSample | None], limit: int
+    report: SoakReport, warmup_frames: int, warmup: int | None, last: int | None, args
 ) -> None:
     """Appends every failed check to ``report.failures`` and fills in the RSS figures from
-    the samples and those at the end of the warm-up and at the last frame."""
-    warmup, last_frame = at_frame[warmup_frames], at_frame[report.frames_expected]
+    the samples from the end of the warm-up (index ``warmup``) to the last frame's."""
     failures = report.failures
     failures += report.protocol_errors[:10]
     if report.exit_code != 0:
@@ -269,27 +256,18 @@ def _check(
         failures.append(f"{report.done_line!r}, expected {expected_done!r}")
     if report.frames_printed != report.frames_expected:
         failures.append(f"{report.frames_printed} PROB lines, {report.frames_expected} frames sent")
-    if not report.rss_samples:
+    if not report.rss_kib:
         failures.append("no memory samples")
-        return
-    report.rss_first_kib = report.rss_samples[0].rss_kib
-    if warmup is None or last_frame is None:
+    elif warmup is None or last is None:
         failures.append(f"no memory sample at the warm-up ({warmup_frames} frames) or the end")
-        return
-    after = [
-        s.rss_kib
-        for s in report.rss_samples
-        if warmup.frames <= s.frames <= last_frame.frames and s.wall_s <= last_frame.wall_s
-    ]
-    report.rss_end_kib = last_frame.rss_kib
-    report.rss_warmup_kib = warmup.rss_kib
-    report.rss_max_after_warmup_kib = max(after)
-    report.rss_growth_after_warmup_kib = max(after) - warmup.rss_kib
-    if report.rss_growth_after_warmup_kib > limit:
-        failures.append(
-            f"RSS grew by {report.rss_growth_after_warmup_kib} KiB after the warm-up "
-            f"(limit {limit} KiB)"
-        )
+    else:
+        report.rss_warmup_kib, report.rss_end_kib = report.rss_kib[warmup], report.rss_kib[last]
+        report.rss_max_after_warmup_kib = max(report.rss_kib[warmup : last + 1])
+        growth = report.rss_max_after_warmup_kib - report.rss_warmup_kib
+        if growth > args.max_growth_kib:
+            failures.append(
+                f"RSS grew by {growth} KiB after the warm-up (limit {args.max_growth_kib} KiB)"
+            )
 
 
 def format_report(report: SoakReport) -> str:
@@ -299,10 +277,11 @@ def format_report(report: SoakReport) -> str:
         f"({report.samples_sent} samples) in {report.wall_seconds} s",
         f"  frames: {report.frames_printed} PROB lines, expected {report.frames_expected}; "
         f"{report.done_line or 'no DONE line'}; non-finite probabilities: {report.non_finite}",
-        f"  RSS (KiB): first sample {report.rss_first_kib}, after warm-up "
-        f"{report.rss_warmup_kib}, last frame {report.rss_end_kib}, max in between "
-        f"{report.rss_max_after_warmup_kib} (growth {report.rss_growth_after_warmup_kib}); "
-        f"at DONE {report.rss_at_done_kib}; {len(report.rss_samples)} samples",
+        f"  RSS (KiB): first sample {report.rss_kib[0] if report.rss_kib else 0}, after "
+        f"warm-up {report.rss_warmup_kib}, last frame {report.rss_end_kib}, max in between "
+        f"{report.rss_max_after_warmup_kib} (growth "
+        f"{report.rss_max_after_warmup_kib - report.rss_warmup_kib}); "
+        f"at DONE {report.rss_at_done_kib}; {len(report.rss_kib)} samples",
     ]
     if timing:
         lines.append(
@@ -330,8 +309,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--interval", type=float, default=2.0, help="seconds between RSS samples (default 2)")
     add("--warmup-minutes", type=float, default=2.0, help="audio before RSS must stay flat")
     add("--max-growth-kib", type=int, default=0, help="RSS growth allowed after the warm-up")
-    add("--cpu", type=int, help="pin the runner to this CPU (taskset)")
-    add("--json", type=Path, help="also write the report, with every RSS sample, as JSON")
     args = parser.parse_args(argv)
     if args.hours <= 0 or args.interval <= 0 or args.warmup_minutes <= 0:
         parser.error("--hours, --interval and --warmup-minutes must be > 0")
@@ -342,11 +319,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 @exit_on_errors(SoakError)
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    report = run_soak(args)
+    report = run_soak(parse_args(argv))
     print(format_report(report))
-    if args.json:
-        args.json.write_text(json.dumps(asdict(report), indent=2) + "\n")
     return 0 if not report.failures else 1
 
 
