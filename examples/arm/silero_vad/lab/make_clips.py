@@ -166,14 +166,9 @@ def make_clip(paragraph: str, espeak: str, rate: int) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output-dir", type=Path, default=DATA_DIR)
-    parser.add_argument(
-        "--set",
-        dest="sets",
-        action="append",
-        choices=sorted(CLIP_SETS),
-        help="clip set(s) to make (default: all)",
-    )
+    add = parser.add_argument
+    add("--output-dir", type=Path, default=DATA_DIR)
+    add("--set", dest="sets", action="append", choices=sorted(CLIP_SETS), help="default: all")
     args = parser.parse_args(argv)
 
     espeak = shutil.which("espeak-ng")
