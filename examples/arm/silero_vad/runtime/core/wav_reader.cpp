@@ -227,6 +227,13 @@ Status check_sample_count(uint64_t samples, const FrameGeometry& geometry) {
   return Status::Ok();
 }
 
+// Where the samples start (from the start of the input) and how many bytes
+// of them there are at most (the rest of the input when the size is unknown).
+struct WavHeader {
+  uint64_t data_offset = 0;
+  uint64_t data_bytes = 0;
+};
+
 // Reads and validates `source` up to the first sample of the data chunk. A
 // known `input_size` (a file) adds the truncation checks.
 Result<WavHeader> read_wav_header(ByteSource& source,
@@ -261,7 +268,7 @@ Result<WavHeader> read_wav_header(ByteSource& source,
                          "RIFF file of type '%s', expected 'WAVE'",
                          tag_text(riff + 8).text);
   }
-  WavHeader header;
+  uint64_t riff_end = kUnknownSize;
   const uint32_t riff_size = read_u32(riff + 4);
   if (!unknown_size(riff_size)) {
     if (riff_size < 4) {
@@ -269,8 +276,8 @@ Result<WavHeader> read_wav_header(ByteSource& source,
                            "RIFF size %lu cannot even hold the 'WAVE' tag",
                            ul(riff_size));
     }
-    header.riff_end = static_cast<uint64_t>(riff_size) + 8;
-    if (header.riff_end > input_size) {
+    riff_end = static_cast<uint64_t>(riff_size) + 8;
+    if (riff_end > input_size) {
       return Status::Error(ErrorCode::kTruncatedWav,
                            "truncated file: the RIFF header declares %lu "
                            "bytes but only %lu follow it",
@@ -281,18 +288,18 @@ Result<WavHeader> read_wav_header(ByteSource& source,
 
   bool have_fmt = false;
   uint64_t pos = kRiffHeaderBytes;
-  while (pos < header.riff_end) {
-    if (header.riff_end - pos < kChunkHeaderBytes) {
+  while (pos < riff_end) {
+    if (riff_end - pos < kChunkHeaderBytes) {
       return Status::Error(ErrorCode::kInvalidWav,
                            "truncated chunk header at byte %lu: %lu bytes "
                            "left, need %lu",
                            ul(pos),
-                           ul(header.riff_end - pos),
+                           ul(riff_end - pos),
                            ul(kChunkHeaderBytes));
     }
     uint8_t chunk[kChunkHeaderBytes];
     const uint64_t header_got = read_fully(source, chunk, sizeof(chunk));
-    if (header_got == 0 && header.riff_end == kUnknownSize) {
+    if (header_got == 0 && riff_end == kUnknownSize) {
       break;  // the input ends between chunks: the end of the RIFF chunk
     }
     if (header_got == 0) {
@@ -300,7 +307,7 @@ Result<WavHeader> read_wav_header(ByteSource& source,
                            "input ends at byte %lu, inside the RIFF chunk "
                            "that ends at byte %lu",
                            ul(pos),
-                           ul(header.riff_end));
+                           ul(riff_end));
     }
     if (header_got < kChunkHeaderBytes) {
       return Status::Error(ErrorCode::kTruncatedWav,
@@ -313,14 +320,14 @@ Result<WavHeader> read_wav_header(ByteSource& source,
     const uint32_t chunk_size = read_u32(chunk + 4);
     const uint64_t body = pos + kChunkHeaderBytes;
     const bool is_data = tag_is(chunk, "data");
-    if (chunk_size > header.riff_end - body &&
+    if (chunk_size > riff_end - body &&
         !(is_data && unknown_size(chunk_size))) {
       if (is_data) {
         return Status::Error(ErrorCode::kInvalidWav,
                              "data chunk declares %lu bytes but only %lu "
                              "remain in the RIFF chunk",
                              ul(chunk_size),
-                             ul(header.riff_end - body));
+                             ul(riff_end - body));
       }
       return Status::Error(ErrorCode::kInvalidWav,
                            "'%s' chunk at byte %lu declares %lu bytes but only "
@@ -328,7 +335,7 @@ Result<WavHeader> read_wav_header(ByteSource& source,
                            tag_text(chunk).text,
                            ul(pos),
                            ul(chunk_size),
-                           ul(header.riff_end - body));
+                           ul(riff_end - body));
     }
 
     if (is_data) {
@@ -337,9 +344,8 @@ Result<WavHeader> read_wav_header(ByteSource& source,
                              "data chunk before the fmt chunk: the fmt chunk "
                              "must come first");
       }
-      header.data_offset = body;
-      header.data_size_known = !unknown_size(chunk_size);
-      if (header.data_size_known) {
+      WavHeader header{body, std::min(riff_end, input_size) - body};
+      if (!unknown_size(chunk_size)) {
         if (chunk_size % kRequiredBlockAlign != 0) {
           return Status::Error(ErrorCode::kInvalidWav,
                                "data size %lu bytes is not a multiple of the "
@@ -390,7 +396,7 @@ Result<WavHeader> read_wav_header(ByteSource& source,
     pos = body + chunk_size;
     // Odd-sized chunks are followed by a pad byte. Writers often drop it
     // after the last chunk, so a missing final pad byte is accepted.
-    if ((chunk_size & 1u) != 0 && pos < header.riff_end) {
+    if ((chunk_size & 1u) != 0 && pos < riff_end) {
       pos += read_fully(source, nullptr, 1);
     }
   }
@@ -421,11 +427,7 @@ Result<WavAudio> parse_wav(const uint8_t* data,
     return header.status();
   }
   // The header parser checked that the data chunk lies inside the file.
-  const uint64_t end = std::min<uint64_t>(header->riff_end, size);
-  const uint64_t num_samples =
-      (header->data_size_known ? header->data_bytes
-                               : end - header->data_offset) /
-      kRequiredBlockAlign;
+  const uint64_t num_samples = header->data_bytes / kRequiredBlockAlign;
   const Status status = check_sample_count(num_samples, geometry);
   if (!status.ok()) {
     return status;
@@ -458,10 +460,7 @@ Status WavStreamReader::open(const FrameGeometry& geometry) {
     return end_status_;
   }
   geometry_ = geometry;
-  header_ = *header;
-  data_remaining_ = header_.data_size_known
-                        ? header_.data_bytes
-                        : header_.riff_end - header_.data_offset;
+  data_remaining_ = header->data_bytes;
   open_ = true;
   return Status::Ok();
 }

@@ -52,14 +52,6 @@ class MemoryByteSource final : public ByteSource {
   size_t position_ = 0;
 };
 
-// What a valid header says; offsets are from the start of the input.
-struct WavHeader {
-  uint64_t data_offset = 0;  // the first sample
-  bool data_size_known = false;
-  uint32_t data_bytes = 0;         // even
-  uint64_t riff_end = UINT64_MAX;  // UINT64_MAX: unknown
-};
-
 // The little-endian int16 at `bytes`, without implementation-defined casts.
 inline int16_t decode_pcm16(const uint8_t* bytes) {
   const int32_t lo = bytes[0];
@@ -111,9 +103,6 @@ class WavStreamReader final : public SampleSource {
     return end_status_;
   }
 
-  const WavHeader& header() const {
-    return header_;
-  }
   uint64_t samples_read() const {
     return samples_read_;
   }
@@ -124,7 +113,6 @@ class WavStreamReader final : public SampleSource {
  private:
   ByteSource& bytes_;
   FrameGeometry geometry_;
-  WavHeader header_;
   bool open_ = false;
   bool ended_ = false;
   Status end_status_;

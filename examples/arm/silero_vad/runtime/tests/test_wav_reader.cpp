@@ -581,9 +581,6 @@ TEST(WavStreamReader, HandsOverWhatHasArrived) {
   ChunkedByteSource source(bytes, 101);
   WavStreamReader reader(source);
   ASSERT_TRUE(reader.open(kGeometry16k).ok());
-  EXPECT_EQ(reader.header().data_offset, 44u);
-  EXPECT_TRUE(reader.header().data_size_known);
-  EXPECT_EQ(reader.header().data_bytes, 2000u);
   std::vector<int16_t> samples;
   int16_t buffer[512];
   size_t got = 0;
