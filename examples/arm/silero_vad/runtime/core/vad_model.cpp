@@ -63,17 +63,26 @@ constexpr const char* kExpectedInput =
     "hop_samples)";
 constexpr const char* kExpectedOutput = "a float32 tensor of shape (1, 1)";
 
-// Input or output 0 of the method, which the contract wants a tensor.
+// The method's one input or output, which the contract wants a tensor.
 Status tensor_meta(const et::MethodMeta& meta,
                    bool is_input,
                    std::optional<et::TensorInfo>* info) {
   const char* what = is_input ? "input" : "output";
+  const char* expected = is_input ? kExpectedInput : kExpectedOutput;
+  const size_t count = is_input ? meta.num_inputs() : meta.num_outputs();
+  if (count != 1) {
+    return Status::Error(ErrorCode::kModelSignature,
+                         "model has %lu %ss: expected 1, %s",
+                         ul(count),
+                         what,
+                         expected);
+  }
   et::Result<et::Tag> tag = is_input ? meta.input_tag(0) : meta.output_tag(0);
   if (!tag.ok() || *tag != et::Tag::Tensor) {
     return Status::Error(ErrorCode::kModelSignature,
                          "model %s 0 is not a tensor: expected %s",
                          what,
-                         is_input ? kExpectedInput : kExpectedOutput);
+                         expected);
   }
   et::Result<et::TensorInfo> result =
       is_input ? meta.input_tensor_meta(0) : meta.output_tensor_meta(0);
@@ -284,20 +293,12 @@ Status VadModel::check_signature() {
                          kMethodName,
                          first.ok() ? *first : "none");
   }
-  if (meta->num_inputs() != 1) {
-    return Status::Error(ErrorCode::kModelSignature,
-                         "model has %lu inputs: expected 1, %s",
-                         ul(meta->num_inputs()),
-                         kExpectedInput);
-  }
-  if (meta->num_outputs() != 1) {
-    return Status::Error(ErrorCode::kModelSignature,
-                         "model has %lu outputs: expected 1, %s",
-                         ul(meta->num_outputs()),
-                         kExpectedOutput);
-  }
+  std::optional<et::TensorInfo> input;
   std::optional<et::TensorInfo> output;
-  Status status = tensor_meta(*meta, /*is_input=*/false, &output);
+  Status status = tensor_meta(*meta, /*is_input=*/true, &input);
+  if (status.ok()) {
+    status = tensor_meta(*meta, /*is_input=*/false, &output);
+  }
   if (!status.ok()) {
     return status;
   }
@@ -312,11 +313,6 @@ Status VadModel::check_signature() {
                          "model output has shape %s: expected %s",
                          shape_text(output->sizes()).text,
                          kExpectedOutput);
-  }
-  std::optional<et::TensorInfo> input;
-  status = tensor_meta(*meta, /*is_input=*/true, &input);
-  if (!status.ok()) {
-    return status;
   }
   if (input->scalar_type() == ScalarType::Short) {
     audio_input_ = AudioInput::kInt16;
