@@ -4,28 +4,10 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Build-time settings of the bare-metal application (-DSILERO_VAD_...=value).
-// The segmentation defaults are silero-vad's.
+// Build-time settings of the bare-metal application (-DSILERO_VAD_...=value);
+// main.cpp applies the segmentation ones over silero-vad's defaults.
 
 #pragma once
-
-// Segmentation parameters (see SegmenterParams).
-#ifndef SILERO_VAD_THRESHOLD
-#define SILERO_VAD_THRESHOLD 0.5
-#endif
-#ifndef SILERO_VAD_MIN_SPEECH_DURATION_MS
-#define SILERO_VAD_MIN_SPEECH_DURATION_MS 250.0
-#endif
-#ifndef SILERO_VAD_MIN_SILENCE_DURATION_MS
-#define SILERO_VAD_MIN_SILENCE_DURATION_MS 100.0
-#endif
-#ifndef SILERO_VAD_SPEECH_PAD_MS
-#define SILERO_VAD_SPEECH_PAD_MS 30.0
-#endif
-// 0 means no limit (silero-vad's infinity).
-#ifndef SILERO_VAD_MAX_SPEECH_DURATION_S
-#define SILERO_VAD_MAX_SPEECH_DURATION_S 0.0
-#endif
 
 // Memory pools in bytes (method: ExecuTorch's bookkeeping; planned: the memory
 // plan; temp: kernel and Vela scratch), with no default: the build sizes them

@@ -38,15 +38,27 @@ alignas(16) __attribute__((section(".bss.tensor_arena"))) uint8_t
 // Static so that its Method lives for the whole program.
 silero_vad::VadModel g_model;
 
+// The -DSILERO_VAD_... settings given (app_config.h) over SegmenterParams'
+// defaults; a max speech duration of 0 means no limit (silero-vad's inf).
 silero_vad::SegmenterParams configured_params() {
   silero_vad::SegmenterParams params;
+#ifdef SILERO_VAD_THRESHOLD
   params.threshold = SILERO_VAD_THRESHOLD;
+#endif
+#ifdef SILERO_VAD_MIN_SPEECH_DURATION_MS
   params.min_speech_duration_ms = SILERO_VAD_MIN_SPEECH_DURATION_MS;
+#endif
+#ifdef SILERO_VAD_MIN_SILENCE_DURATION_MS
   params.min_silence_duration_ms = SILERO_VAD_MIN_SILENCE_DURATION_MS;
+#endif
+#ifdef SILERO_VAD_SPEECH_PAD_MS
   params.speech_pad_ms = SILERO_VAD_SPEECH_PAD_MS;
+#endif
+#ifdef SILERO_VAD_MAX_SPEECH_DURATION_S
   if (SILERO_VAD_MAX_SPEECH_DURATION_S > 0) {
     params.max_speech_duration_s = SILERO_VAD_MAX_SPEECH_DURATION_S;
   }
+#endif
   return params;
 }
 
@@ -71,7 +83,7 @@ Status prepare(silero_vad::WavAudio* audio) {
 }  // namespace
 
 int main() {
-  silero_vad::baremetal::UartSink sink;
+  silero_vad::StdoutSink sink;  // UART0
   const silero_vad::SegmenterParams params = configured_params();
   silero_vad::SerialReporter reporter(sink, params.threshold);
 
@@ -83,7 +95,6 @@ int main() {
   }
   silero_vad::WavSampleSource source(audio);
   // Prints every line, then DONE or ERROR, then 0x04.
-  (void)silero_vad::run_vad(
-      source, g_model, params, reporter, nullptr, nullptr);
+  (void)silero_vad::run_vad(source, g_model, params, reporter, nullptr);
   silero_vad::baremetal::halt();
 }

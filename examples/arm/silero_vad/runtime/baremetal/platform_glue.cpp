@@ -19,14 +19,6 @@
 namespace silero_vad {
 namespace baremetal {
 
-void UartSink::write(const char* data, size_t size) {
-  std::fwrite(data, 1, size, stdout);
-}
-
-void UartSink::flush() {
-  std::fflush(stdout);
-}
-
 void halt() {
   while (true) {
     __asm__ volatile("wfi");

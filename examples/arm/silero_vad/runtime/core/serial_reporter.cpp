@@ -50,25 +50,22 @@ void SerialReporter::done(int64_t frames, int64_t segments) {
   line.append(" segments=");
   line.append_int(segments);
   emit(sink_, line);
+  end_of_transmission();
 }
 
-void SerialReporter::error(const Status& status) {
+void SerialReporter::fail(const Status& status) {
   LineBuilder line;
   line.append("ERROR ");
   line.append(status.ok() ? "internal: error reported with an OK status"
                           : status.message());
   emit(sink_, line);
+  end_of_transmission();
 }
 
 void SerialReporter::end_of_transmission() {
   const char eot = kEndOfTransmission;
   sink_.write(&eot, 1);
   sink_.flush();
-}
-
-void SerialReporter::fail(const Status& status) {
-  error(status);
-  end_of_transmission();
 }
 
 }  // namespace silero_vad

@@ -11,16 +11,40 @@
 
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
 
 #include "frame_geometry.h"
-#include "output_sink.h"
 #include "speech_segmenter.h"
 #include "status.h"
 
 namespace silero_vad {
 
 constexpr char kEndOfTransmission = 0x04;
+
+// Where protocol bytes go: stdout, the UART, or a string in tests.
+class OutputSink {
+ public:
+  virtual void write(const char* data, size_t size) = 0;
+  // Called after every line, so a crash never loses a finished one.
+  virtual void flush() {}
+
+ protected:
+  ~OutputSink() = default;
+};
+
+// Protocol bytes to stdout: the host's, or UART0 on the boards (the Ethos-U
+// platform library retargets stdout to it).
+class StdoutSink final : public OutputSink {
+ public:
+  void write(const char* data, size_t size) override {
+    std::fwrite(data, 1, size, stdout);
+  }
+  void flush() override {
+    std::fflush(stdout);
+  }
+};
 
 class SerialReporter {
  public:
@@ -38,13 +62,13 @@ class SerialReporter {
 
   void probability(int64_t frame_index, float probability);
   void segment(const SpeechSegment& segment);
+  // DONE or ERROR, then 0x04.
   void done(int64_t frames, int64_t segments);
-  void error(const Status& status);
-  void end_of_transmission();
-  // error() then end_of_transmission().
   void fail(const Status& status);
 
  private:
+  void end_of_transmission();
+
   OutputSink& sink_;
   double threshold_;
   FrameGeometry geometry_ = kGeometry16k;

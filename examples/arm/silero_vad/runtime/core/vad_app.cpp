@@ -13,23 +13,26 @@
 namespace silero_vad {
 namespace {
 
+// Up to DONE; the first failure is returned for run_vad() to report.
 Status run_stream(SampleSource& source,
                   ModelStep& model,
-                  SpeechSegmenter& segmenter,
+                  const SegmenterParams& params,
                   SerialReporter& reporter,
-                  FrameListener* listener,
-                  VadRunStats& stats) {
+                  FrameListener* listener) {
+  SpeechSegmenter segmenter;
+  Status status = segmenter.configure(params, model.geometry().sample_rate);
   FrameAssembler frames(source);
-  Status status = frames.configure(model.geometry());
+  if (status.ok()) {
+    status = frames.configure(model.geometry());
+  }
   int16_t frame[kMaxFrameSamples];
   SpeechSegment segment;
+  int64_t segments = 0;
   auto report_segments = [&] {
     while (segmenter.pop(&segment)) {
       reporter.segment(segment);
-      ++stats.segments;
+      ++segments;
     }
-    stats.frames = frames.frames();
-    stats.samples = frames.samples();
   };
   while (status.ok() && frames.next(frame)) {
     const int64_t index = frames.frames() - 1;
@@ -64,6 +67,7 @@ Status run_stream(SampleSource& source,
   }
   if (status.ok()) {
     report_segments();
+    reporter.done(frames.frames(), segments);
   }
   return status;
 }
@@ -74,25 +78,13 @@ Status run_vad(SampleSource& source,
                ModelStep& model,
                const SegmenterParams& params,
                SerialReporter& reporter,
-               FrameListener* listener,
-               VadRunStats* stats) {
-  VadRunStats local;
-  SpeechSegmenter segmenter;
+               FrameListener* listener) {
   reporter.set_geometry(model.geometry());
-  Status status = segmenter.configure(params, model.geometry().sample_rate);
-  if (status.ok()) {
-    status = run_stream(source, model, segmenter, reporter, listener, local);
-  }
-  if (stats != nullptr) {
-    *stats = local;
-  }
+  const Status status = run_stream(source, model, params, reporter, listener);
   if (!status.ok()) {
     reporter.fail(status);
-    return status;
   }
-  reporter.done(local.frames, local.segments);
-  reporter.end_of_transmission();
-  return Status::Ok();
+  return status;
 }
 
 }  // namespace silero_vad

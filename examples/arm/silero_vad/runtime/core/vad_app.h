@@ -29,19 +29,12 @@ class FrameListener {
   ~FrameListener() = default;
 };
 
-struct VadRunStats {
-  int64_t frames = 0;
-  int64_t segments = 0;
-  int64_t samples = 0;
-};
-
 // Runs and reports the whole stream, ending with DONE or, on the first
-// failure (returned), ERROR, then 0x04. `listener` and `stats` may be null.
+// failure (returned), ERROR, then 0x04. `listener` may be null.
 Status run_vad(SampleSource& source,
                ModelStep& model,
                const SegmenterParams& params,
                SerialReporter& reporter,
-               FrameListener* listener,
-               VadRunStats* stats);
+               FrameListener* listener);
 
 }  // namespace silero_vad

@@ -4,16 +4,14 @@
  * LICENSE file in the root directory of this source tree.
  */
 
-// Helpers of the host tools: options, whole-file reads, standard input as a
-// byte source and a stdout sink.
+// Helpers of the host tools: options, whole-file reads and standard input as
+// a byte source.
 
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <vector>
 
-#include "output_sink.h"
 #include "speech_segmenter.h"
 #include "status.h"
 #include "wav_reader.h"
@@ -54,17 +52,6 @@ class FdByteSource final : public ByteSource {
   int fd_;
   const char* name_;
   Status status_;
-};
-
-// Protocol bytes to stdout, flushed per line.
-class StdoutSink final : public OutputSink {
- public:
-  void write(const char* data, size_t size) override {
-    std::fwrite(data, 1, size, stdout);
-  }
-  void flush() override {
-    std::fflush(stdout);
-  }
 };
 
 }  // namespace host

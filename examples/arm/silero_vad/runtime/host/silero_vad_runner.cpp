@@ -49,36 +49,19 @@ void print_help() {
   std::printf(
       "Usage: silero_vad_runner --model MODEL.pte --wav CLIP.wav|- [options]\n"
       "\n"
-      "Runs a Silero VAD ExecuTorch program (run.sh --target cpu; its\n"
-      "contract: runtime/README.md) frame by frame over a mono 16-bit PCM WAV\n"
-      "file or stream at the program's sample rate (16000 or 8000 Hz) and\n"
-      "prints the serial protocol to stdout, each line as soon as it is "
-      "known:\n"
-      "  PROB <time_s> <probability> speech|silence   (one per 32 ms frame)\n"
-      "  SEGMENT <start_s> <end_s>                    (as soon as final)\n"
-      "  DONE frames=<n> segments=<m>\n"
-      "followed by the byte 0x04. Errors print 'ERROR <message>' and exit "
-      "non-zero.\n"
+      "Runs a Silero VAD ExecuTorch program (run.sh --target cpu) frame by\n"
+      "frame over a mono 16-bit PCM WAV at the program's sample rate and\n"
+      "prints the serial protocol (runtime/README.md) on stdout, each line as\n"
+      "soon as it is known; errors print 'ERROR <message>', exit non-zero.\n"
       "\n"
       "Options:\n"
       "  --model PATH        ExecuTorch program (.pte)\n"
-      "  --wav PATH|-        input audio; '-' reads a WAV stream from "
-      "standard\n"
-      "                      input (no seeking; unknown sizes such as\n"
-      "                      arecord's or sox's are fine), e.g.\n"
-      "                      arecord -f S16_LE -r 16000 -c 1 | "
-      "silero_vad_runner\n"
-      "                      --model M.pte --wav -\n"
-      "  --probs-out PATH    also write the probabilities, float32 "
-      "little-endian,\n"
-      "                      one per frame\n"
-      "  --timing            print the time per frame of the model step on "
-      "stderr\n"
-      "  --pool-usage        print on stderr the bytes the loaded method "
-      "takes\n"
-      "                      from the method and planned pools (the "
-      "bare-metal\n"
-      "                      image's pools: baremetal/pool_sizes.py)\n"
+      "  --wav PATH|-        input audio; '-' streams a WAV from stdin\n"
+      "                      (arecord -f S16_LE -r 16000 -c 1 | ... --wav -)\n"
+      "  --probs-out PATH    also write the probabilities, float32 LE\n"
+      "  --timing            print the model step's time per frame on stderr\n"
+      "  --pool-usage        print the bytes the method takes from its pools\n"
+      "                      on stderr (baremetal/pool_sizes.py)\n"
       "  -h, --help          this text\n"
       "\n"
       "%s",
@@ -205,7 +188,7 @@ class TimedModelStep final : public silero_vad::ModelStep {
 int main(int argc, char** argv) {
   executorch::runtime::register_pal(
       executorch::runtime::PalImpl::create(log_to_stderr, __FILE__));
-  silero_vad::host::StdoutSink sink;
+  silero_vad::StdoutSink sink;
   silero_vad::SegmenterParams params;
   const char* model_path = nullptr;
   const char* wav_path = nullptr;
@@ -345,8 +328,7 @@ int main(int argc, char** argv) {
                                step,
                                params,
                                reporter,
-                               probs_file != nullptr ? &probs_writer : nullptr,
-                               nullptr);
+                               probs_file != nullptr ? &probs_writer : nullptr);
   int exit_code = status.ok() ? 0 : kExitError;
   if (probs_file != nullptr && std::fclose(probs_file) != 0) {
     std::fprintf(stderr, "ERROR cannot finish writing %s\n", probs_path);

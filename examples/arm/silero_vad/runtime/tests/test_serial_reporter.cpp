@@ -143,7 +143,6 @@ TEST(SerialReporter, WritesTheProtocolLines) {
   reporter.probability(31, 0.999999f);
   reporter.segment({4640, 15840});
   reporter.done(32, 1);
-  reporter.end_of_transmission();
   EXPECT_EQ(sink.text,
             "PROB 0.000 0.250000 silence\n"
             "PROB 0.032 0.500000 speech\n"
@@ -195,8 +194,8 @@ TEST(SerialReporter, ErrorsEndWithEndOfTransmission) {
 TEST(SerialReporter, ErrorMessagesStayOnOneLine) {
   CaptureSink sink;
   SerialReporter reporter(sink, 0.5);
-  reporter.error(Status::Error(ErrorCode::kIo, "first\nsecond\rthird"));
-  EXPECT_EQ(sink.text, "ERROR first second third\n");
+  reporter.fail(Status::Error(ErrorCode::kIo, "first\nsecond\rthird"));
+  EXPECT_EQ(sink.text, "ERROR first second third\n\x04");
 }
 
 TEST(Status, KeepsCodeAndTruncatesLongMessages) {

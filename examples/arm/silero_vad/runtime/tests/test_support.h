@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "output_sink.h"
 #include "sample_source.h"
+#include "serial_reporter.h"
 #include "wav_reader.h"
 
 namespace silero_vad {
