@@ -148,7 +148,7 @@ for arg in "${extra[@]}"; do
   [[ ! "${arg}" =~ ^-DSILERO_VAD_(METHOD|PLANNED|TEMP)_POOL_BYTES(:[A-Z]+)?= ]] || plan_args+=("${arg}")
 done
 plan_status=0
-plan_output="$(cmake "${plan_args[@]}" -P "${CPP_RUNTIME_DIR}/baremetal/plan_memory.cmake" 2>&1)" ||
+plan_output="$(cmake "${plan_args[@]}" -P "${CPP_RUNTIME_DIR}/baremetal/memory_placement.cmake" 2>&1)" ||
   plan_status=$?
 # CMake's "CMake Error/Warning at FILE:LINE (message):" blocks, as one line each.
 cmake_messages() {

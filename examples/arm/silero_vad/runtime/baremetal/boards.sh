@@ -3,7 +3,7 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 #
-# Which board runs which Ethos-U target, for the scripts (boards.cmake: for CMake). Sourced:
+# The boards of the Ethos-U targets, for the scripts (CMake: memory_placement.cmake). Sourced:
 #
 #   board="$(silero_vad_board_for_target ethos-u55-128)"   # corstone-300
 #   silero_vad_load_board "${board}"                       # its <board>/board.sh

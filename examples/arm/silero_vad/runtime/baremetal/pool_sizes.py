@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         "--format",
         choices=("text", "cmake"),
         default="text",
-        help="text: a table (default); cmake: '<pool> <need> <size>' lines for program_pools.cmake",
+        help="text: a table (default); cmake: '<pool> <need> <size>' lines for the build",
     )
     args = parser.parse_args(argv)
     try:
