@@ -84,6 +84,18 @@ def program_geometry(program, name: str) -> FrameGeometry:
     return geometry
 
 
+def load_forward(pte: bytes, name: str) -> tuple[object, FrameGeometry, type]:
+    """A new load of the program (``Program`` caches its method, state included), so the
+    method starts from the initial state: ``forward``, the frame geometry, the input dtype."""
+    program = load_runtime().load_program(pte)
+    geometry = program_geometry(program, name)
+    try:
+        method = program.load_method(METHOD)
+    except RuntimeError as error:
+        raise CpuProgramError(f"{name}: cannot load {METHOD!r} ({error})") from None
+    return method, geometry, program_input_dtype(method, name, geometry)
+
+
 def program_input_dtype(method, path: str, geometry: FrameGeometry) -> type:
     """Checks ``forward``'s signature; returns the audio input's numpy dtype."""
     meta = method.metadata

@@ -8,21 +8,7 @@
 ``StreamingVad`` runs a CPU ``.pte`` (``run.sh --target cpu``) on ExecuTorch's Python
 runtime over 16-bit PCM chunks of any length, keeping what the C++ runtime keeps (context
 samples, the state inside the program) with the same segmenter, so its probabilities and
-segments are the C++ runner's::
-
-    from examples.arm.silero_vad.streaming.streaming_vad import StreamingVad
-
-    vad = StreamingVad("out/cpu/silero_vad_cpu.pte")       # 16 or 8 kHz: from the program
-    for chunk in microphone_chunks():                       # int16 numpy arrays or S16_LE bytes
-        update = vad.process(chunk)
-        for segment in update.segments:
-            print(f"speech {segment.start_s:.2f}-{segment.end_s:.2f} s")
-    for segment in vad.finish().segments:                   # end of stream: pad, close
-        print(f"speech {segment.start_s:.2f}-{segment.end_s:.2f} s")
-    vad.reset()                                             # a new, unrelated stream
-
-``update.probabilities`` holds one value per 32 ms frame the chunk completed; segments are
-silero-vad's ``get_speech_timestamps`` ones, emitted as soon as final.
+segments are the C++ runner's (usage: the example README's "Python streaming API").
 """
 
 from __future__ import annotations
@@ -32,15 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry
-from examples.arm.silero_vad.streaming.cpu_program import (
-    METHOD,
-    CpuProgramError,
-    load_runtime,
-    program_geometry,
-    program_input_dtype,
-    read_cpu_program,
-)
+from examples.arm.silero_vad.streaming.cpu_program import load_forward, read_cpu_program
 from examples.arm.silero_vad.streaming.speech_segmenter import SegmenterConfig, SpeechSegmenter
 
 
@@ -77,10 +55,6 @@ class StreamingVad:
         self.path = Path(pte)
         self.config = config or SegmenterConfig()
         self._program_bytes = read_cpu_program(self.path)
-        self._runtime = load_runtime()
-        self.geometry: FrameGeometry = program_geometry(
-            self._runtime.load_program(self._program_bytes), str(self.path)
-        )
         self.reset()
 
     @property
@@ -89,12 +63,7 @@ class StreamingVad:
 
     def reset(self) -> None:
         """Starts a new stream: zero context, the program's initial state, a new segmenter."""
-        program = self._runtime.load_program(self._program_bytes)
-        try:
-            self._method = program.load_method(METHOD)
-        except RuntimeError as error:
-            raise CpuProgramError(f"{self.path}: cannot load {METHOD!r} ({error})") from None
-        self._dtype = program_input_dtype(self._method, str(self.path), self.geometry)
+        self._method, self.geometry, self._dtype = load_forward(self._program_bytes, str(self.path))
         g = self.geometry
         self._frame = np.zeros(g.frame_samples, dtype=np.int16)  # context, then new samples
         self._filled = 0  # new samples in the frame so far
