@@ -90,11 +90,8 @@ def wav_stream_header(sample_rate: int) -> bytes:
 def load_clips(sample_rate: int) -> list[np.ndarray]:
     """The committed validation and calibration clips at ``sample_rate`` as int16 arrays."""
     geometry = frame_geometry(sample_rate)
-    try:
-        kinds = ("validation", "calibration")
-        return [load_stream(p, geometry).pcm for k in kinds for p in default_clips(k, sample_rate)]
-    except AudioError as error:
-        raise SoakError(error) from None
+    kinds = ("validation", "calibration")
+    return [load_stream(p, geometry).pcm for k in kinds for p in default_clips(k, sample_rate)]
 
 
 def soak_audio(
@@ -317,7 +314,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-@exit_on_errors(SoakError)
+@exit_on_errors(SoakError, AudioError)
 def main(argv: list[str] | None = None) -> int:
     report = run_soak(parse_args(argv))
     print(format_report(report))
