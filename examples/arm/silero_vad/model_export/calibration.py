@@ -61,10 +61,6 @@ def level_versions(streams: Sequence[AudioStream], levels_db: Sequence[float]) -
 H_BOUND = 1.001
 
 
-def _frames(streams: Sequence[AudioStream]) -> int:
-    return sum(stream.num_frames for stream in streams)
-
-
 @torch.no_grad()
 def calibrate_state_quantization(
     model: SileroVAD, streams: Sequence[AudioStream]
@@ -77,7 +73,7 @@ def calibrate_state_quantization(
     twin reports the frames on which the state hit its rail.
     """
     c_bound = 0.0
-    progress = FrameProgress("state range", _frames(streams))
+    progress = FrameProgress("state range", sum(stream.num_frames for stream in streams))
     for stream in streams:
         progress.start_clip(stream.name)
         state = zero_state()
@@ -133,7 +129,7 @@ def calibrate_observers(
 ) -> None:
     """Feeds every stream, frame by frame from a zero state, through a PT2E-prepared
     stateful model taking ``audio_input`` frames."""
-    progress = FrameProgress("calibration", _frames(streams))
+    progress = FrameProgress("calibration", sum(stream.num_frames for stream in streams))
     constants = _constant_observers(prepared)
     # Activation min/max observers record the same range in three tensor calls (a fifth off
     # the time); constant observers, once they saw their constant, pass it through (a quarter).

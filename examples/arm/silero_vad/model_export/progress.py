@@ -24,10 +24,8 @@ class FrameProgress:
         self.interactive = self.stream.isatty()
         self.done = 0
         self._start = time.monotonic()
-        self._clip = ""
-        self._clip_start = self._start
-        self._clip_frames = 0
         self._last_draw = 0.0
+        self.start_clip("")
 
     def start_clip(self, name: str) -> None:
         self._clip = name
