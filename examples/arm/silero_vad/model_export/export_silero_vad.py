@@ -183,9 +183,8 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
     target = options.target if vela else DEFAULT_NPU_TARGET
     spec = make_compile_spec(target, system_config, memory_mode, vela_dir if vela else None)
     model = options.model.for_memory_mode(memory_mode)
-    reversal = reversal_for(options.target)
     quantized, state_quantization = quantize_configured(
-        model, float_model, calibration, spec, options.audio_input, reversal
+        model, float_model, calibration, spec, options.audio_input, reversal_for(options.target)
     )
     inputs = example_inputs(geometry, options.audio_input)
     program = lower(quantized, inputs, spec if vela else None, geometry.metadata())

@@ -38,11 +38,10 @@ REVERSALS = ("flip", "matmul")
 # 22.5 degrees apart. The gain centres |z| cos(d), d <= 11.25 degrees, around |z|.
 _POLYGON_HALF_ANGLE = math.pi / 16
 _POLYGON_GAIN = 2.0 / (1.0 + math.cos(_POLYGON_HALF_ANGLE))
-_POLYGON_DIRECTIONS = tuple(
+_POLYGON_FIRST, _POLYGON_SECOND = (
     (math.cos(angle) * _POLYGON_GAIN, math.sin(angle) * _POLYGON_GAIN)
     for angle in (_POLYGON_HALF_ANGLE, 3 * _POLYGON_HALF_ANGLE)
 )
-_POLYGON_FIRST, _POLYGON_SECOND = _POLYGON_DIRECTIONS
 # c1 L + s1 S = (c1 / c0) (c0 L + s0 S) + (s1 - s0 c1 / c0) S, both factors positive.
 _POLYGON_SECOND_FROM_FIRST = (
     _POLYGON_SECOND[0] / _POLYGON_FIRST[0],

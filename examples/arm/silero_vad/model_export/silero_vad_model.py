@@ -64,8 +64,7 @@ class StftMagnitude(nn.Module):
         bins = self.geometry.stft_bins
         padded = self.pad(frame).unsqueeze(1)
         spectrum = nn.functional.conv1d(padded, self.forward_basis, stride=self.geometry.stft_hop)
-        real = spectrum[:, :bins, :]
-        imag = spectrum[:, bins:, :]
+        real, imag = spectrum[:, :bins, :], spectrum[:, bins:, :]
         return torch.sqrt(real * real + imag * imag)
 
 
