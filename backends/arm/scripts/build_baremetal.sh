@@ -41,9 +41,8 @@ corstone320 for ethos-u85-*); run it with run_fvp.sh.
                           toolchain or checkout needed)
   -h, --help              this text
 
-After --, arguments go to CMake, e.g. -DSILERO_VAD_THRESHOLD=0.55 (app_config.h).
-The pools are sized from the program (runtime/baremetal/pool_sizes.py);
--DSILERO_VAD_{METHOD,PLANNED,TEMP}_POOL_BYTES=N set one, refused below the need.
+After --, arguments go to CMake, e.g. -DSILERO_VAD_THRESHOLD=0.55 (app_config.h) or
+-DSILERO_VAD_TEMP_POOL_BYTES=N (pools: runtime/README.md).
 
 Preparing ExecuTorch (once):
   git clone https://github.com/pytorch/executorch && cd executorch
@@ -213,27 +212,13 @@ fi
 [[ -n "${toolchain_file}" && -f "${toolchain_file}" ]] ||
   cpp_die "no arm-none-eabi-gcc.cmake toolchain file in ${executorch_root}; pass --toolchain-file FILE"
 
+# The CMake project finds (or refuses) the ExecuTorch install and the Ethos-U SDK.
 et_build_dir="${et_build_dir:-${executorch_root}/cmake-out-arm}"
-if [[ ! -f "${et_build_dir}/lib/libexecutorch.a" || ! -f "${et_build_dir}/lib/libexecutorch_delegate_ethos_u.a" ]]; then
-  cpp_die "ExecuTorch for bare metal is not built in ${et_build_dir}. In ${executorch_root}, run:
-  cmake --preset arm-baremetal -DCMAKE_BUILD_TYPE=Release -B cmake-out-arm
-  cmake --build cmake-out-arm --target install -j\$(nproc)
-(or pass --et-build-dir DIR if it is installed elsewhere)"
-fi
 # Libraries for the Cortex-M55 (the toolchain file's default) run on both boards.
 et_cpu="$(sed -n 's/^TARGET_CPU:[A-Z]*=//p' "${et_build_dir}/CMakeCache.txt" 2>/dev/null | head -n 1 || true)"
 if [[ -n "${et_cpu}" && "${et_cpu}" != "${cpu}" && "${et_cpu}" != "cortex-m55" ]]; then
   cpp_die "ExecuTorch in ${et_build_dir} was built for ${et_cpu}, which the ${SILERO_VAD_BOARD_TITLE} cannot run: build it for ${cpu} (cmake --preset arm-baremetal -DTARGET_CPU=${cpu} -B cmake-out-arm-${cpu}, --target install) and pass --et-build-dir"
 fi
-
-if [[ -z "${ethos_sdk}" ]]; then
-  for scratch in arm-scratch ethos-u-scratch; do
-    candidate="${executorch_root}/examples/arm/${scratch}/ethos-u"
-    [[ -d "${candidate}/core_platform" ]] && { ethos_sdk="${candidate}"; break; }
-  done
-fi
-[[ -n "${ethos_sdk}" && -d "${ethos_sdk}/core_platform/targets/${SILERO_VAD_BOARD_PLATFORM_TARGET}" ]] ||
-  cpp_die "Ethos-U SDK (core_platform with the ${SILERO_VAD_BOARD_PLATFORM_TARGET} target) not found: ${setup_hint}, or pass --ethos-sdk DIR"
 
 cpp_log "configuring ${build_dir}"
 cmake -S "${CPP_RUNTIME_DIR}/baremetal" -B "${build_dir}" -DCMAKE_TOOLCHAIN_FILE="${toolchain_file}" \

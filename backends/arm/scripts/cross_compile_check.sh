@@ -17,11 +17,8 @@ usage() {
   cat <<EOF
 Usage: $(basename "$0") [--build-dir DIR] [--no-gcc]
 
-Cross-compiles runtime/core/*.cpp, the bare-metal application and its baked arrays
-(-std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wshadow -Werror, hard float) for
-the Cortex-M85 (clang-19) and the Cortex-M55 (clang-19, arm-none-eabi-g++ 12); checks
-that only the Dedicated_Sram build of npu_fast_scratch.cpp defines ethosu_fast_scratch
-in .bss.ethosu_scratch, and that main.cpp refuses to compile without pool sizes.
+Cross-compiles the runtime core and the bare-metal application with -Werror for the
+Cortex-M85 (clang-19) and the Cortex-M55 (clang-19, arm-none-eabi-g++ 12), no link.
 
   --build-dir DIR   objects go here (default: build/cross)
   --no-gcc          only clang-19 (Cortex-M85 and Cortex-M55)
