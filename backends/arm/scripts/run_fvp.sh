@@ -9,7 +9,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/cpp_utils.sh"
 
-elf="" target="" fvp="${FVP:-}" timelimit=600 log="" semihosting_cwd=""
+elf="" target="" fvp="${FVP:-}" timelimit=600 log=""
 extra=()
 
 usage() {
@@ -23,9 +23,6 @@ Usage: $(basename "$0") [--elf FILE] [--target T] [options] [-- FVP_ARGS...]
   --timelimit S     host seconds before the simulation stops (default: ${timelimit})
   --log FILE        the FVP's output (default: <elf dir>/fvp_uart.log); the protocol
                     lines alone go to fvp_protocol.log next to it
-  --semihosting-cwd DIR
-                    semihosting on with DIR as working directory (for images that
-                    read host files; this application bakes its inputs in)
   -h, --help        this text
 
 The FVPs come with ExecuTorch's examples/arm/setup.sh or from developer.arm.com.
@@ -39,7 +36,6 @@ while [[ $# -gt 0 ]]; do
     --fvp) fvp="${2:?--fvp needs a value}"; shift 2 ;;
     --timelimit) timelimit="${2:?--timelimit needs a value}"; shift 2 ;;
     --log) log="${2:?--log needs a value}"; shift 2 ;;
-    --semihosting-cwd) semihosting_cwd="${2:?--semihosting-cwd needs a value}"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; extra=("$@"); break ;;
     *) usage >&2; cpp_die "unknown argument $1" ;;
@@ -70,13 +66,11 @@ elf="${elf:-${CPP_REPO_ROOT}/build/${board//-/}/${SILERO_VAD_BOARD_ELF}}"
 [[ -n "${fvp}" ]] || fvp="$(command -v "${fvp_name}" || true)"
 [[ -n "${fvp}" && -x "${fvp}" ]] ||
   cpp_die "${fvp_name} not found (the ${SILERO_VAD_BOARD_TITLE} FVP for ${target}): run examples/arm/setup.sh in an ExecuTorch checkout and source examples/arm/arm-scratch/setup_path.sh, or install it from developer.arm.com (Arm Ecosystem FVPs); or pass --fvp PATH"
-[[ -z "${semihosting_cwd}" || -d "${semihosting_cwd}" ]] ||
-  cpp_die "--semihosting-cwd: ${semihosting_cwd} is not a directory"
 out_dir="$(dirname "${log:-${elf}}")"
 log="${log:-${out_dir}/fvp_uart.log}"
 protocol_log="${out_dir}/fvp_protocol.log"
 
-silero_vad_fvp_args "${target##*-}" "${semihosting_cwd}"
+silero_vad_fvp_args "${target##*-}"
 cpp_log "running ${elf} on $(basename "${fvp}") (${target}, time limit ${timelimit} s)"
 status=0
 "${fvp}" "${SILERO_VAD_FVP_ARGS[@]}" -a "${elf}" --timelimit "${timelimit}" "${extra[@]}" |

@@ -333,31 +333,6 @@ def test_run_fvp_picks_the_board_fvp_and_parameters(
     assert "DONE frames=2 segments=0" in result.stderr
 
 
-@pytest.mark.parametrize(
-    ("target", "semihosting"),
-    [
-        ("ethos-u55-128", ["cpu0.semihosting-enable=1", "cpu0.semihosting-cwd={cwd}"]),
-        (
-            "ethos-u85-256",
-            [
-                "mps4_board.subsystem.cpu0.semihosting-enable=1",
-                "mps4_board.subsystem.cpu0.semihosting-cwd={cwd}",
-            ],
-        ),
-    ],
-)
-def test_run_fvp_semihosting_parameters(
-    target: str, semihosting: list[str], fake_fvps: tuple[Path, dict[str, str]]
-) -> None:
-    tmp_path, env = fake_fvps
-    elf = _image(tmp_path / "image", "image.elf", None)
-    result = run_arm_script(
-        RUN_FVP, "--elf", str(elf), "--target", target, "--semihosting-cwd", str(tmp_path), env=env
-    )
-    assert result.returncode == 0, result.stderr
-    assert _parameters(_fvp_argv(tmp_path))[-2:] == [s.format(cwd=tmp_path) for s in semihosting]
-
-
 def test_run_fvp_refuses_another_npu_than_the_image_u55(
     fake_fvps: tuple[Path, dict[str, str]],
 ) -> None:

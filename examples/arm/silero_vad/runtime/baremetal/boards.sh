@@ -31,16 +31,13 @@ silero_vad_load_board() {
   source "${file}"
 }
 
-# silero_vad_fvp_args NUM_MACS [SEMIHOSTING_CWD]: sets SILERO_VAD_FVP_ARGS for the loaded
-# board: UART0 to stdout, unbuffered, shutdown on the protocol's closing 0x04, no
-# visualisation or telnet; with SEMIHOSTING_CWD, semihosting on in that directory.
+# silero_vad_fvp_args NUM_MACS: sets SILERO_VAD_FVP_ARGS for the loaded board: UART0 to
+# stdout, unbuffered, shutdown on the protocol's closing 0x04, no visualisation or telnet.
 silero_vad_fvp_args() {
-  local uart="${SILERO_VAD_BOARD_FVP_UART}" cpu="${SILERO_VAD_BOARD_FVP_CPU}" parameter
+  local uart="${SILERO_VAD_BOARD_FVP_UART}" parameter
   SILERO_VAD_FVP_ARGS=()
   for parameter in "${SILERO_VAD_BOARD_FVP_MACS}=$1" "${SILERO_VAD_BOARD_FVP_QUIET[@]}" \
     "${uart}.out_file=-" "${uart}.unbuffered_output=1" "${uart}.shutdown_on_eot=1"; do
     SILERO_VAD_FVP_ARGS+=(-C "${parameter}")
   done
-  [[ -z "${2:-}" ]] ||
-    SILERO_VAD_FVP_ARGS+=(-C "${cpu}.semihosting-enable=1" -C "${cpu}.semihosting-cwd=$2")
 }

@@ -18,7 +18,6 @@ SILERO_VAD_BOARD_FVP_QUIET=(
   mps3_board.telnetterminal0.start_telnet=0
 )
 SILERO_VAD_BOARD_FVP_UART="mps3_board.uart0"
-SILERO_VAD_BOARD_FVP_CPU="cpu0"
 
 # board_fvp_binary NPU: the FVP of this board with that NPU (an image runs on its own only).
 board_fvp_binary() {

@@ -19,7 +19,6 @@ SILERO_VAD_BOARD_FVP_QUIET=(
   mps4_board.telnetterminal0.start_telnet=0
 )
 SILERO_VAD_BOARD_FVP_UART="mps4_board.uart0"
-SILERO_VAD_BOARD_FVP_CPU="mps4_board.subsystem.cpu0"
 
 # board_fvp_binary NPU: the FVP of this board with that NPU.
 board_fvp_binary() {
