@@ -17,9 +17,9 @@ Result<FrameGeometry> frame_geometry(uint32_t sample_rate) {
   return Status::Error(ErrorCode::kInvalidArgument,
                        "sample rate %lu Hz: Silero VAD has models for %lu "
                        "and %lu Hz",
-                       static_cast<unsigned long>(sample_rate),
-                       static_cast<unsigned long>(kGeometry16k.sample_rate),
-                       static_cast<unsigned long>(kGeometry8k.sample_rate));
+                       ul(sample_rate),
+                       ul(kGeometry16k.sample_rate),
+                       ul(kGeometry8k.sample_rate));
 }
 
 Status check_frame_geometry(const FrameGeometry& geometry) {
@@ -32,12 +32,12 @@ Status check_frame_geometry(const FrameGeometry& geometry) {
         ErrorCode::kInvalidArgument,
         "%lu Hz with hop_samples %lu and context_samples %lu: Silero's %lu Hz "
         "model takes hop_samples %lu and context_samples %lu",
-        static_cast<unsigned long>(geometry.sample_rate),
-        static_cast<unsigned long>(geometry.hop_samples),
-        static_cast<unsigned long>(geometry.context_samples),
-        static_cast<unsigned long>(expected->sample_rate),
-        static_cast<unsigned long>(expected->hop_samples),
-        static_cast<unsigned long>(expected->context_samples));
+        ul(geometry.sample_rate),
+        ul(geometry.hop_samples),
+        ul(geometry.context_samples),
+        ul(expected->sample_rate),
+        ul(expected->hop_samples),
+        ul(expected->context_samples));
   }
   return Status::Ok();
 }

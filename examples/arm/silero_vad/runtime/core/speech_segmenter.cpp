@@ -46,15 +46,12 @@ Status validate(const SegmenterParams& params) {
       {"min_silence_at_max_speech", params.min_silence_at_max_speech, false},
   };
   for (const auto& duration : durations) {
-    if (duration.positive && !(duration.value > 0.0)) {
+    const double value = duration.value;
+    if (!(duration.positive ? value > 0.0
+                            : std::isfinite(value) && value >= 0.0)) {
       return Status::Error(ErrorCode::kInvalidArgument,
-                           "%s must be > 0 (inf allowed)",
-                           duration.name);
-    }
-    if (!duration.positive &&
-        !(std::isfinite(duration.value) && duration.value >= 0.0)) {
-      return Status::Error(ErrorCode::kInvalidArgument,
-                           "%s must be finite and >= 0",
+                           duration.positive ? "%s must be > 0 (inf allowed)"
+                                             : "%s must be finite and >= 0",
                            duration.name);
     }
   }
@@ -202,15 +199,13 @@ void SpeechSegmenter::step(double p, int64_t cur) {
       static_cast<double>(cur - current_start_) > max_speech_samples_) {
     if (params_.use_max_poss_sil_at_max_speech && best_possible_dur_ > 0) {
       prev_end_ = best_possible_end_;
-      const int64_t dur = best_possible_dur_;
       append_raw(current_start_, prev_end_);
-      next_start_ = prev_end_ + dur;
+      next_start_ = prev_end_ + best_possible_dur_;
       if (next_start_ < prev_end_ + cur) {
         current_start_ = next_start_;
       } else {
         triggered_ = false;
       }
-      close_state();
     } else if (prev_end_ != 0) {
       append_raw(current_start_, prev_end_);
       if (next_start_ < prev_end_) {
@@ -218,12 +213,11 @@ void SpeechSegmenter::step(double p, int64_t cur) {
       } else {
         current_start_ = next_start_;
       }
-      close_state();
     } else {
       append_raw(current_start_, cur);
-      close_state();
       triggered_ = false;
     }
+    close_state();
   }
 
   // Silence while in speech.
@@ -252,7 +246,7 @@ void SpeechSegmenter::append_raw(int64_t start, int64_t end) {
     overflow_ = Status::Error(ErrorCode::kCapacity,
                               "speech segmenter queue full (%lu segments): "
                               "pop() segments after every push()",
-                              static_cast<unsigned long>(count_));
+                              ul(count_));
     return;
   }
   SpeechSegment& entry = at(count_);

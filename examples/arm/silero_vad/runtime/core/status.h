@@ -64,6 +64,12 @@ class Status {
   char message_[kMaxMessage] = {};
 };
 
+// A size for a "%lu" in a message (newlib-nano's printf has no 64-bit or size_t
+// conversions).
+inline unsigned long ul(uint64_t value) {
+  return static_cast<unsigned long>(value);
+}
+
 // A value or an error; T is a small default-constructible value type.
 template <typename T>
 class Result {

@@ -22,10 +22,6 @@ using executorch::aten::Tensor;
 
 namespace {
 
-unsigned long ul(size_t value) {
-  return static_cast<unsigned long>(value);
-}
-
 unsigned error_value(et::Error error) {
   return static_cast<unsigned>(error);
 }

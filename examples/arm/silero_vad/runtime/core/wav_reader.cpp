@@ -62,11 +62,6 @@ TagText tag_text(const uint8_t* p) {
   return out;
 }
 
-// For messages (newlib-nano's printf has no 64-bit conversions).
-unsigned long ul(uint64_t value) {
-  return static_cast<unsigned long>(value);
-}
-
 const char* format_name(uint16_t tag) {
   static const struct {
     uint16_t tag;
