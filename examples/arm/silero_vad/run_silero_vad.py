@@ -183,17 +183,14 @@ def native_stdout_to(path: Path) -> Iterator[None]:
     the TOSA reference model's per-frame warning would bury the job's own output."""
     sys.stdout.flush()
     path.parent.mkdir(parents=True, exist_ok=True)
-    libc = ctypes.CDLL(None)
     saved = os.dup(1)
     try:
         with path.open("wb") as sink:
             os.dup2(sink.fileno(), 1)
-            try:
-                yield
-            finally:
-                libc.fflush(None)  # C stdio may still hold lines meant for the file
-                os.dup2(saved, 1)
+            yield
     finally:
+        ctypes.CDLL(None).fflush(None)  # C stdio may still hold lines meant for the file
+        os.dup2(saved, 1)
         os.close(saved)
 
 

@@ -46,29 +46,23 @@ class ClipProbabilities:
     sample_rate: int = DEFAULT_SAMPLE_RATE  # of the model (and of num_samples)
 
 
-def _merged(segments: Sequence[Segment]) -> list[Segment]:
-    """Sorted, non-overlapping intervals covering the same samples."""
-    merged: list[list[int]] = []
-    for start, end in sorted((int(s), int(e)) for s, e in segments if e > s):
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    return [(start, end) for start, end in merged]
+def _covered(segments: Sequence[Segment], length: int) -> np.ndarray:
+    """Per sample of ``[0, length)``: is it in a segment (``end`` exclusive)?"""
+    covered = np.zeros(length, dtype=bool)
+    for start, end in segments:
+        covered[start:end] = True
+    return covered
 
 
 def speech_samples(segments: Sequence[Segment]) -> int:
-    """Samples covered by at least one segment (``end`` exclusive)."""
-    return sum(end - start for start, end in _merged(segments))
+    """Samples covered by at least one segment."""
+    return int(_covered(segments, max((end for _, end in segments), default=0)).sum())
 
 
 def overlap_samples(reference: Sequence[Segment], predicted: Sequence[Segment]) -> int:
-    """Samples covered by both segment lists (each merged: its intervals are disjoint)."""
-    return sum(
-        max(0, min(a_end, b_end) - max(a_start, b_start))
-        for a_start, a_end in _merged(reference)
-        for b_start, b_end in _merged(predicted)
-    )
+    """Samples covered by both segment lists."""
+    length = max((end for _, end in [*reference, *predicted]), default=0)
+    return int((_covered(reference, length) & _covered(predicted, length)).sum())
 
 
 def _f1(overlap: int, reference_samples: int, predicted_samples: int) -> float:

@@ -13,6 +13,7 @@ new state (fed back) come out. Qparams and frame geometry are read from the ``.p
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
@@ -128,7 +129,7 @@ class DeviceTwin:
         self.initial_state = state.initial_value
         self.state_rails = np.iinfo(self.initial_state.dtype)
 
-    def run_stream(self, stream: AudioStream, progress: FrameProgress | None = None) -> TwinStream:
+    def run_stream(self, stream: AudioStream) -> TwinStream:
         """Probabilities for every frame of one stream, starting from the program's state."""
         if stream.geometry != self.geometry:
             raise TwinError(
@@ -159,8 +160,6 @@ class DeviceTwin:
             saturated += on_rail.reshape(2, -1).any(axis=1)
             probability = outputs[self.probability_output]
             probabilities[index] = _dequantize_probability(probability, self.output_quantization)
-            if progress is not None:
-                progress.advance()
         return TwinStream(probabilities, (int(saturated[0]), int(saturated[1])))
 
     def run_streams(
@@ -172,22 +171,16 @@ class DeviceTwin:
         """``run_stream`` for every stream, one process per core: the reference model runs
         about 110 frames per second on one core, and streams are independent."""
         processes = min(processes or os.cpu_count() or 1, len(streams))
-        if processes <= 1:
-            results = []
-            for stream in streams:
-                if progress is not None:
-                    progress.start_clip(stream.name)
-                results.append(self.run_stream(stream, progress))
-                if progress is not None:
-                    progress.finish_clip()
-            return results
+        jobs = [(self, stream) for stream in streams]
         # fork: the workers inherit the loaded twin and the caller's stdout redirection.
-        with multiprocessing.get_context("fork").Pool(processes) as pool:
+        with (
+            multiprocessing.get_context("fork").Pool(processes)
+            if processes > 1
+            else contextlib.nullcontext()
+        ) as pool:
             results = []
-            jobs = [(self, stream) for stream in streams]
-            for stream, (result, seconds) in zip(
-                streams, pool.imap(_timed_run_stream, jobs), strict=True
-            ):
+            timed = pool.imap(_timed_run_stream, jobs) if pool else map(_timed_run_stream, jobs)
+            for stream, (result, seconds) in zip(streams, timed, strict=True):
                 if progress is not None:
                     progress.record_clip(stream.name, stream.num_frames, seconds)
                 results.append(result)
