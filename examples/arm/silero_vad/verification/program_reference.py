@@ -28,35 +28,31 @@ from pathlib import Path
 import numpy as np
 
 from examples.arm.silero_vad.model_export.audio import AudioError, AudioStream, load_stream
+from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry
 from examples.arm.silero_vad.streaming.cpu_program import (
-    METHOD,
     CpuProgramError,
-    load_runtime,
-    program_geometry,
-    program_input_dtype,
+    load_forward,
     read_cpu_program,
 )
 from examples.arm.silero_vad.verification.cli import exit_on_errors
 
 
+def _load_forward(pte: bytes, name: str) -> tuple[object, FrameGeometry, type]:
+    """``load_forward``, with the runtime's own load errors as a CpuProgramError."""
+    try:
+        return load_forward(pte, name)
+    except RuntimeError as error:
+        raise CpuProgramError(f"{name}: ExecuTorch cannot load the program ({error})") from None
+
+
 def program_probabilities(
     pte: bytes, stream: AudioStream | np.ndarray, name: str = "program"
 ) -> np.ndarray:
-    """Runs a stream (or int16 PCM frames) through a new load of the program (``Program``
-    caches its method, state included), so every call starts from the initial state."""
+    """Runs a stream (or int16 PCM frames) through a new load of the program, so every
+    call starts from the initial state."""
     import torch
 
-    runtime = load_runtime()
-    try:
-        program = runtime.load_program(pte)
-        geometry = program_geometry(program, name)
-        method = program.load_method(METHOD)
-    except (RuntimeError, KeyError) as error:
-        raise CpuProgramError(
-            f"{name}: ExecuTorch cannot load method {METHOD!r} ({error}); a 'Missing "
-            "operator' means the program needs a kernel the Python runtime lacks"
-        ) from None
-    dtype = program_input_dtype(method, name, geometry)
+    method, geometry, dtype = _load_forward(pte, name)
     if isinstance(stream, AudioStream) and stream.geometry != geometry:
         raise CpuProgramError(
             f"{name}: audio at {stream.sample_rate} Hz for the {geometry.sample_rate} Hz model"
@@ -83,10 +79,7 @@ def run_program_reference(
 ) -> dict[str, Path]:
     """Writes ``<output_dir>/<clip>.program.bin`` for every clip; returns them by clip name."""
     data = read_cpu_program(pte_path)
-    try:
-        geometry = program_geometry(load_runtime().load_program(data), str(pte_path))
-    except RuntimeError as error:
-        raise CpuProgramError(f"{pte_path}: cannot load the program ({error})") from None
+    geometry = _load_forward(data, str(pte_path))[1]
     streams = []
     for clip in clips:
         try:
