@@ -92,7 +92,10 @@ def load_forward(pte: bytes, name: str) -> tuple[object, FrameGeometry, type]:
     try:
         method = program.load_method(METHOD)
     except RuntimeError as error:
-        raise CpuProgramError(f"{name}: cannot load {METHOD!r} ({error})") from None
+        raise CpuProgramError(
+            f"{name}: cannot load {METHOD!r} ({error}); a 'Missing operator' means the "
+            "program needs a kernel the Python runtime lacks"
+        ) from None
     return method, geometry, program_input_dtype(method, name, geometry)
 
 
