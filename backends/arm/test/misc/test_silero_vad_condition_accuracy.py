@@ -15,8 +15,7 @@ import numpy as np
 import pytest
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
-from examples.arm.silero_vad.model_export.float_reference import float_probabilities
-from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
+from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, float_probabilities
 from examples.arm.silero_vad.verification.condition_accuracy import (
     condition_summary,
     conditions_report,

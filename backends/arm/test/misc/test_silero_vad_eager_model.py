@@ -14,10 +14,10 @@ import pytest
 import torch
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
-from examples.arm.silero_vad.model_export.float_reference import float_probabilities
 from examples.arm.silero_vad.model_export.silero_vad_model import (
     STATE_SHAPE,
     SileroVAD,
+    float_probabilities,
     load_official_jit,
     zero_state,
 )

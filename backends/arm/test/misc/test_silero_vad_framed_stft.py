@@ -15,7 +15,6 @@ import pytest
 import torch
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
-from examples.arm.silero_vad.model_export.float_reference import float_probabilities
 from examples.arm.silero_vad.model_export.framed_stft import (
     POLYGON_MAX_RELATIVE_ERROR,
     REVERSALS,
@@ -24,7 +23,7 @@ from examples.arm.silero_vad.model_export.framed_stft import (
     polygon_magnitude,
 )
 from examples.arm.silero_vad.model_export.model_config import build_float_model
-from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
+from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, float_probabilities
 
 # Both models, each with both ways of reversing samples (flip for Ethos-U85, an
 # exchange-matrix product for Ethos-U55/U65, which have no REVERSE).

@@ -14,9 +14,12 @@ import pytest
 from silero_vad.utils_vad import get_speech_timestamps, get_speech_timestamps_from_probs
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
-from examples.arm.silero_vad.model_export.float_reference import float_probabilities
 from examples.arm.silero_vad.model_export.frame_geometry import GEOMETRY_16K, frame_geometry
-from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, load_official_jit
+from examples.arm.silero_vad.model_export.silero_vad_model import (
+    SileroVAD,
+    float_probabilities,
+    load_official_jit,
+)
 from examples.arm.silero_vad.streaming.speech_segmenter import (
     SegmenterConfig,
     SpeechSegmenter,

@@ -27,7 +27,6 @@ from examples.arm.silero_vad.model_export.calibration import (
     calibrate_state_quantization,
     overdriven_versions,
 )
-from examples.arm.silero_vad.model_export.float_reference import float_probabilities
 from examples.arm.silero_vad.model_export.frame_geometry import (
     DEFAULT_SAMPLE_RATE,
     frame_geometry,
@@ -48,7 +47,7 @@ from examples.arm.silero_vad.model_export.model_config import (
 )
 from examples.arm.silero_vad.model_export.program_contract import check_program_contract
 from examples.arm.silero_vad.model_export.program_inspection import inspect_program
-from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
+from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, float_probabilities
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     DEFAULT_AUDIO_INPUT,
     StatefulSileroVAD,

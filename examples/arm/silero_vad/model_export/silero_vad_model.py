@@ -17,9 +17,11 @@ import importlib.resources
 import warnings
 from pathlib import Path
 
+import numpy as np
 import torch
 from torch import nn
 
+from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.frame_geometry import (
     DEFAULT_SAMPLE_RATE,
     GEOMETRY_16K,
@@ -153,3 +155,15 @@ class SileroVAD(nn.Module):
         model = cls(geometry)
         model.load_state_dict(mapped, strict=True)
         return model.eval()
+
+
+@torch.no_grad()
+def float_probabilities(model: SileroVAD, stream: AudioStream) -> np.ndarray:
+    """Streams one file frame by frame, state carried from a zero start; float32 per frame:
+    the accuracy reference for every quantized result."""
+    state = zero_state()
+    probabilities = np.empty(stream.num_frames, dtype=np.float32)
+    for index, frame in enumerate(torch.from_numpy(stream.float_frames)):
+        probability, state = model(frame.unsqueeze(0), state)
+        probabilities[index] = probability.item()
+    return probabilities

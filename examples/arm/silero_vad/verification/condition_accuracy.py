@@ -18,8 +18,7 @@ from functools import partial
 import numpy as np
 
 from examples.arm.silero_vad.model_export.audio import AudioStream
-from examples.arm.silero_vad.model_export.float_reference import float_probabilities
-from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
+from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, float_probabilities
 from examples.arm.silero_vad.verification.accuracy import ClipProbabilities, accuracy_report
 from examples.arm.silero_vad.verification.compare_vad_probs import DEFAULT_THRESHOLD
 from examples.arm.silero_vad.verification.conditions import derive_stream
