@@ -39,13 +39,13 @@ GOOD = ProgramSummary(
 
 
 def _violations(summary: ProgramSummary, **options) -> list[str]:
-    arguments = dict(geometry=GEOMETRY_16K, audio_input="int16", state_dtype=np.int16, on_npu=True)
+    arguments = dict(geometry=GEOMETRY_16K, audio_input="int16", on_npu=True)
     return contract_violations(summary, **(arguments | options))
 
 
 def test_the_deployed_shape_passes() -> None:
     assert _violations(GOOD) == []
-    check_program_contract(GOOD, GEOMETRY_16K, "int16", np.int16, on_npu=True)
+    check_program_contract(GOOD, GEOMETRY_16K, "int16", on_npu=True)
 
 
 DEQUANTIZE = "quantized_decomposed::dequantize_per_tensor.out"
@@ -108,7 +108,7 @@ def test_each_broken_program_is_refused_with_its_reason(name: str) -> None:
     assert problems, name
     assert any(words in problem for problem in problems), problems
     with pytest.raises(ProgramContractError, match="breaks the runtime's contract"):
-        check_program_contract(summary, GEOMETRY_16K, "int16", np.int16, on_npu=True)
+        check_program_contract(summary, GEOMETRY_16K, "int16", on_npu=True)
 
 
 def test_float_input_programs_may_quantize_audio_on_the_cpu() -> None:

@@ -40,7 +40,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-import numpy as np
 import pytest
 import torch
 from executorch.backends.arm.test import common
@@ -191,7 +190,7 @@ def _customize(pipeline: BasePipeline, silero: SileroModel) -> None:
     def check_program_contract_stage() -> None:
         program = pipeline.tester.get_artifact(StageType.TO_EXECUTORCH)
         summary = inspect_program(program.buffer)
-        check_program_contract(summary, geometry, "int16", np.int16, on_npu=True)
+        check_program_contract(summary, geometry, "int16", on_npu=True)
 
     pipeline.add_stage_after("to_executorch", check_program_contract_stage)
 

@@ -190,9 +190,7 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
     export_seconds = time.monotonic() - start
 
     program_summary = inspect_program(program.buffer)
-    check_program_contract(
-        program_summary, geometry, options.audio_input, state_quantization.numpy_dtype, bool(vela)
-    )
+    check_program_contract(program_summary, geometry, options.audio_input, bool(vela))
     pte_path = output_dir / f"silero_vad_{options.target}.pte"
     pte_path.write_bytes(program.buffer)
 

@@ -12,8 +12,8 @@ into a clear failure at export time:
 
 - ``forward`` takes one audio frame, ``(1, frame_samples)`` int16 PCM (or float32 for a
   float-input program), and returns one float32 probability ``(1, 1)``;
-- the program owns exactly one mutable state buffer ``(2, 1, 128)`` of the state's dtype,
-  serialized as zeros, and writes it exactly once per call;
+- the program owns exactly one mutable int16 state buffer ``(2, 1, 128)``, serialized as
+  zeros, and writes it exactly once per call;
 - the metadata methods give the frame geometry (``frame_geometry.PROGRAM_METADATA``);
 - an Ethos-U program runs in one delegate, and the CPU runs only the boundary operators:
   the probability's dequantize, the state write and, with float input, the audio's
@@ -32,6 +32,7 @@ STATE_WRITE = "aten::copy_"
 PROBABILITY_DEQUANTIZE = "quantized_decomposed::dequantize_per_tensor.out"
 AUDIO_QUANTIZE = "quantized_decomposed::quantize_per_tensor.out"
 _INPUT_DTYPES = {"int16": np.int16, "float": np.float32}
+_STATE_DTYPE = np.int16
 
 
 class ProgramContractError(RuntimeError):
@@ -39,11 +40,7 @@ class ProgramContractError(RuntimeError):
 
 
 def contract_violations(
-    summary: ProgramSummary,
-    geometry: FrameGeometry,
-    audio_input: str,
-    state_dtype: type,
-    on_npu: bool,
+    summary: ProgramSummary, geometry: FrameGeometry, audio_input: str, on_npu: bool
 ) -> list[str]:
     """Every way ``summary`` breaks the contract (empty when it holds)."""
     problems = []
@@ -61,10 +58,10 @@ def contract_violations(
             "per call, expected one of each: the model-owned state was lost"
         )
     for buffer in summary.mutable_buffers:
-        if buffer.shape != STATE_SHAPE or buffer.dtype is not state_dtype:
+        if buffer.shape != STATE_SHAPE or buffer.dtype is not _STATE_DTYPE:
             problems.append(
                 f"state buffer {buffer.dtype.__name__ if buffer.dtype else '?'} "
-                f"{buffer.shape}, expected {state_dtype.__name__} {STATE_SHAPE}"
+                f"{buffer.shape}, expected {_STATE_DTYPE.__name__} {STATE_SHAPE}"
             )
         if buffer.initial_value is None or np.any(buffer.initial_value):
             problems.append("the state buffer does not start at zero in the program")
@@ -89,14 +86,10 @@ def contract_violations(
 
 
 def check_program_contract(
-    summary: ProgramSummary,
-    geometry: FrameGeometry,
-    audio_input: str,
-    state_dtype: type,
-    on_npu: bool,
+    summary: ProgramSummary, geometry: FrameGeometry, audio_input: str, on_npu: bool
 ) -> None:
     """Raises ProgramContractError naming every violation."""
-    problems = contract_violations(summary, geometry, audio_input, state_dtype, on_npu)
+    problems = contract_violations(summary, geometry, audio_input, on_npu)
     if problems:
         raise ProgramContractError(
             "the exported program breaks the runtime's contract: " + "; ".join(problems)

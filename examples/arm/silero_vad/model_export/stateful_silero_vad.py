@@ -40,7 +40,6 @@ class StateQuantization:
 
     h_scale: float
     c_scale: float
-    numpy_dtype = np.int16
 
     @classmethod
     def from_bounds(cls, h_bound: float, c_bound: float) -> StateQuantization:
