@@ -52,8 +52,7 @@ class FoldScalarMulIntoQParamsPass(ArmPass):
                 for dequantize in list(requantize.users):
                     with graph.inserting_before(dequantize):
                         scaled = graph.call_function(
-                            self._dequantize,
-                            (quantized, scale * factor, zero_point, *quant_range),
+                            self._dequantize, (quantized, scale * factor, zero_point, *quant_range)
                         )
                     scaled.meta = dict(dequantize.meta)
                     dequantize.replace_all_uses_with(scaled)

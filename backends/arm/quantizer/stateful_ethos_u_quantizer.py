@@ -39,9 +39,7 @@ class StatefulTOSAQuantizer(TOSAQuantizer):
     """
 
     def __init__(
-        self,
-        compile_spec: ArmCompileSpec,
-        lstm_gate_products: LstmGateProductSpec | None = None,
+        self, compile_spec: ArmCompileSpec, lstm_gate_products: LstmGateProductSpec | None = None
     ) -> None:
         super().__init__(compile_spec)
         self.lstm_gate_products = lstm_gate_products or LstmGateProductSpec()

@@ -27,10 +27,7 @@ from examples.arm.silero_vad.model_export.calibration import (
     calibrate_state_quantization,
     overdriven_versions,
 )
-from examples.arm.silero_vad.model_export.frame_geometry import (
-    DEFAULT_SAMPLE_RATE,
-    frame_geometry,
-)
+from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE, frame_geometry
 from examples.arm.silero_vad.model_export.lowering import (
     example_inputs,
     lower,

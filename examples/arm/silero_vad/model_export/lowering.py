@@ -67,10 +67,7 @@ def example_inputs(
 
 
 def make_compile_spec(
-    target: str,
-    system_config: str | None,
-    memory_mode: str | None,
-    artifacts_dir: Path | None,
+    target: str, system_config: str | None, memory_mode: str | None, artifacts_dir: Path | None
 ) -> EthosUCompileSpec:
     """Ethos-U compile spec (None: the release's default); ``artifacts_dir`` receives the
     TOSA file and Vela's output."""

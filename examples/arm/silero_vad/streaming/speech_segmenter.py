@@ -17,10 +17,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from examples.arm.silero_vad.model_export.frame_geometry import (
-    DEFAULT_SAMPLE_RATE,
-    frame_geometry,
-)
+from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE, frame_geometry
 
 
 @dataclass(frozen=True)
