@@ -67,7 +67,6 @@ class StatefulArmPassManager(ArmPassManager):
     def _transform(
         self, exported_program: ExportedProgram, graph_module: torch.fx.GraphModule
     ) -> torch.fx.GraphModule:
-        # Lowering pipeline, after upstream validated the pass order on the bare passes.
         self.passes = [self._guarded(p) for p in self.passes]
         return super()._transform(exported_program, graph_module)
 

@@ -150,7 +150,6 @@ class SpeechSegmenter:
             self._start = None
             self._reset_detection()
             return True
-        # Speech goes on from the new start, if there is one.
         self._reset_detection(triggered=self._start is not None)
         return False
 
