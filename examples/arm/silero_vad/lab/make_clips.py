@@ -18,7 +18,6 @@ reproduces them byte for byte:
 from __future__ import annotations
 
 import argparse
-import math
 import shutil
 import subprocess
 import sys
@@ -121,8 +120,7 @@ def synthesize(text: str, voice: list[str], espeak: str, rate: int) -> np.ndarra
         speech, espeak_rate = soundfile.read(str(wav), dtype="float64")
     if espeak_rate != ESPEAK_RATE:
         raise RuntimeError(f"espeak-ng wrote {espeak_rate} Hz, expected {ESPEAK_RATE} Hz")
-    divisor = math.gcd(ESPEAK_RATE, rate)
-    return resample_poly(speech, rate // divisor, ESPEAK_RATE // divisor)
+    return resample_poly(speech, rate, ESPEAK_RATE)
 
 
 def colored_noise(kind: str, length: int, rng: np.random.Generator, rate: int) -> np.ndarray:
