@@ -104,13 +104,11 @@ def footprint(export_dir: Path, cross_dir: Path) -> Footprint:
     sram = re.search(r"SRAM (\d+) KiB of", memory_line)
     if sram is None:
         raise RuntimeError(f"no SRAM figure in {memory_line!r}")
-    program_in_sram = "program and weights in SRAM" in memory_line
-    arena_in_sram = "arena in SRAM" in memory_line
     # DDR: the program unless in SRAM, the method and planned pools (input_data_sec,
     # main.cpp), the temporary pool unless the arena is in SRAM.
     ddr = pools.size["method"] + pools.size["planned"]
-    ddr += 0 if program_in_sram else pools.program_bytes
-    ddr += 0 if arena_in_sram else pools.size["temp"]
+    ddr += 0 if "program and weights in SRAM" in memory_line else pools.program_bytes
+    ddr += 0 if "arena in SRAM" in memory_line else pools.size["temp"]
     objects = OBJECTS_OF_BOARD[board]
     return Footprint(
         target=report["target"],

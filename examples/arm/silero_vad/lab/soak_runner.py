@@ -173,15 +173,14 @@ def run_soak(args: argparse.Namespace) -> SoakReport:
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
     )
-    rss = report.rss_kib
 
     def sample_rss() -> int | None:
         """Appends a VmRSS sample; returns its index (None once the runner is gone)."""
         value = read_rss_kib(process.pid)
         if value is None:
             return None
-        rss.append(value)
-        return len(rss) - 1
+        report.rss_kib.append(value)
+        return len(report.rss_kib) - 1
 
     def write_audio() -> None:
         try:
