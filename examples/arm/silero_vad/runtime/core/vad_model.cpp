@@ -468,14 +468,12 @@ Status VadModel::load(ByteSpan method_pool,
   const uintptr_t base = reinterpret_cast<uintptr_t>(planned_pool.data());
   size_t offset = round_up(base, kPlannedAlignment) - base;
   for (size_t i = 0; i < num_planned_; ++i) {
-    planned_spans_[i] =
-        et::Span<uint8_t>(planned_pool.data() + offset, planned_sizes_[i]);
+    planned_spans_[i] = {planned_pool.data() + offset, planned_sizes_[i]};
     offset += round_up(planned_sizes_[i], kPlannedAlignment);
   }
   method_allocator_.emplace(static_cast<uint32_t>(method_pool.size()),
                             method_pool.data());
-  planned_allocator_.emplace(
-      et::Span<et::Span<uint8_t>>(planned_spans_, num_planned_));
+  planned_allocator_.emplace(et::Span<ByteSpan>(planned_spans_, num_planned_));
   et::MemoryAllocator* temp = nullptr;
   if (temp_pool.data() != nullptr && temp_pool.size() > 0) {
     temp_allocator_.emplace(static_cast<uint32_t>(temp_pool.size()),

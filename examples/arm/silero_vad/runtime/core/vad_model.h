@@ -81,7 +81,6 @@ class VadModel final : public ModelStep {
   static constexpr const char* kMethodName = "forward";
   // Planned-memory arenas supported (programs use one or two).
   static constexpr size_t kMaxPlannedBuffers = 8;
-  // Alignment of every planned arena.
   static constexpr size_t kPlannedAlignment = 64;
 
   VadModel() = default;
@@ -123,7 +122,7 @@ class VadModel final : public ModelStep {
 
   std::optional<executorch::runtime::MemoryAllocator> method_allocator_;
   std::optional<executorch::runtime::MemoryAllocator> temp_allocator_;
-  executorch::runtime::Span<uint8_t> planned_spans_[kMaxPlannedBuffers];
+  ByteSpan planned_spans_[kMaxPlannedBuffers];
   std::optional<executorch::runtime::HierarchicalAllocator> planned_allocator_;
   std::optional<executorch::runtime::MemoryManager> memory_manager_;
   std::optional<executorch::runtime::Method> method_;

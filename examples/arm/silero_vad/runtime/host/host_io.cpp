@@ -121,18 +121,16 @@ bool apply_segmenter_option(const char* name,
 const char* segmenter_options_help() {
   return "Segmentation (names and defaults of silero-vad's "
          "get_speech_timestamps):\n"
-         "  --threshold X                    speech when probability >= X "
-         "(0.5)\n"
-         "  --neg-threshold X                silence when probability < X "
+         "  --threshold X                  speech when probability >= X (0.5)\n"
+         "  --neg-threshold X              silence when probability < X "
          "(max(threshold - 0.15, 0.01))\n"
-         "  --min-speech-duration-ms X       drop shorter segments (250)\n"
-         "  --max-speech-duration-s X        split longer segments (inf)\n"
-         "  --min-silence-duration-ms X      silence that ends a segment "
-         "(100)\n"
-         "  --speech-pad-ms X                padding on each side (30)\n"
-         "  --min-silence-at-max-speech X    split candidates, in ms (98)\n"
+         "  --min-speech-duration-ms X     drop shorter segments (250)\n"
+         "  --max-speech-duration-s X      split longer segments (inf)\n"
+         "  --min-silence-duration-ms X    silence that ends a segment (100)\n"
+         "  --speech-pad-ms X              padding on each side (30)\n"
+         "  --min-silence-at-max-speech X  split candidates, in ms (98)\n"
          "  --use-max-poss-sil-at-max-speech true|false\n"
-         "                                   split at the longest silence "
+         "                                 split at the longest silence "
          "(true)\n";
 }
 
