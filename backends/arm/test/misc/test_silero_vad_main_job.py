@@ -57,17 +57,25 @@ CONDITIONS_16K_U85 = {
     "telephone": _condition(0.42, 0.00, 1.000),
 }
 # Ethos-U55/U65 (their own TOSA subset; int6 LSTM gate weights in their memory modes).
+# Their export moves with the CPU that calibrates it: the weights round the same, but the
+# bias correction and the activation ranges come from float32 forward passes whose last bits
+# differ between CPU kernels, and at low levels the state carries the difference. Measured on three
+# kernel sets: the host these figures come from, an AVX2 host, and that host's baseline
+# kernels (ATEN_CPU_CAPABILITY=default, ONEDNN_MAX_CPU_ISA=SSE41); where they differ, the
+# entry takes the worst and the comment lists the three.
 CONDITIONS_16K_U55 = {
-    "level-40": _condition(10.28, 1.17, 0.685),
-    "level-30": _condition(1.27, 0.00, 0.955),
+    "level-40": _condition(10.70, 1.59, 0.679),  # 10.28/10.70/10.70, 1.17/1.59/1.48
+    "level-30": _condition(2.12, 0.00, 0.952),  # 1.27/2.12/1.59
     "level-20": _condition(0.64, 0.11, 0.992),
     "level-10": _condition(0.74, 0.21, 0.997),
     "level+10": _condition(0.11, 0.00, 1.000),
-    "level+20": _condition(0.42, 0.00, 0.979),
+    "level+20": _condition(0.53, 0.00, 0.979),  # 0.42/0.53/0.42
     "clipped": _condition(1.38, 0.11, 0.990),
     "noisy10": _condition(0.11, 0.00, 0.997),
     "telephone": _condition(0.53, 0.00, 0.998),
 }
+# The baseline kernels of CONDITIONS_16K_U55 measure within these (-40 dB 2.25 / 0.26,
+# clipped 2.12 / 1.32).
 CONDITIONS_8K_U85 = {
     "level-40": _condition(2.12, 0.13, 0.941),  # float's own dither floor: 1.85 / 0.00
     "level-30": _condition(0.66, 0.13, 0.990),
@@ -79,19 +87,18 @@ CONDITIONS_8K_U85 = {
     "noisy10": _condition(0.00, 0.00, 1.000),
     "telephone": _condition(0.26, 0.00, 0.997),
 }
+# The same three kernel sets as CONDITIONS_16K_U55 (a fourth CI host measured 3.44 / 0.40
+# at -40 dB).
 CONDITIONS_8K_U55 = {
-    # 3.04 / 0.13 on the host these were measured on; 3.44 / 0.40 (3 of 756 frames) on
-    # another CI host with the same code and packages: at -40 dB the float calibration's
-    # rounding, which differs between CPUs, moves a few frames. The bound takes the larger.
-    "level-40": _condition(3.44, 0.40, 0.941),
-    "level-30": _condition(0.66, 0.13, 0.987),
-    "level-20": _condition(0.26, 0.00, 0.995),
+    "level-40": _condition(3.70, 0.53, 0.941),  # 3.04/3.70/3.31, 0.13/0.53/0.53
+    "level-30": _condition(0.79, 0.13, 0.987),  # 0.66/0.66/0.79
+    "level-20": _condition(0.26, 0.00, 0.989),  # F1 0.995/0.993/0.989
     "level-10": _condition(0.26, 0.00, 1.000),
-    "level+10": _condition(0.40, 0.00, 0.995),
+    "level+10": _condition(0.53, 0.00, 0.995),  # 0.40/0.53/0.40
     "level+20": _condition(1.72, 1.32, 0.973),
     "clipped": _condition(1.98, 1.32, 0.973),
     "noisy10": _condition(0.00, 0.00, 1.000),
-    "telephone": _condition(0.40, 0.00, 0.996),
+    "telephone": _condition(0.66, 0.00, 0.992),  # 0.40/0.66/0.40, F1 0.996/0.992/0.992
 }
 
 
@@ -122,21 +129,25 @@ CASES = {
         ["--target", "ethos-u85-256"],
         Bounds(0.0043, 0.31, 4, 0.997, 0.11, 0.0018, CONDITIONS_16K_U85),
     ),
-    # 0.00398 / 0.210 / 3 / 0.999; 0.0379 / 0.0013 (the exchange-matrix reversal)
+    # 0.00398 / 0.210 / 3 / 0.999; 0.0379 / 0.0013 (the exchange-matrix reversal); on the
+    # other two kernel sets of CONDITIONS_16K_U55 0.00436 and 0.00409, vs quantized max
+    # 0.0410 and 0.0374: the bounds scale the worst.
     "u55_16k": (
         ["--target", "ethos-u55-128"],
-        Bounds(0.0045, 0.32, 6, 0.996, 0.057, 0.0020, CONDITIONS_16K_U55),
+        Bounds(0.0049, 0.32, 6, 0.996, 0.062, 0.0020, CONDITIONS_16K_U55),
     ),
     # The same TOSA as Ethos-U55 (the "+u55" subset), compiled for U65 by Vela: measured
     # identical to U55 under every condition, so this case leaves them out.
     "u65_16k": (
         ["--target", "ethos-u65-256", "--conditions", "none"],
-        Bounds(0.0045, 0.32, 6, 0.996, 0.057, 0.0020, {}),
+        Bounds(0.0049, 0.32, 6, 0.996, 0.062, 0.0020, {}),
     ),
-    # 8 kHz model, telephone-band clips: 0.00194 / 0.058 / 2 / 0.999; 0.110 / 0.0018
+    # 8 kHz model, telephone-band clips: 0.00194 / 0.058 / 2 / 0.999; 0.110 / 0.0018 (on the
+    # baseline kernels of CONDITIONS_16K_U55 0.00207 / 0.064 / 2 / 0.999; 0.0995 / 0.0016:
+    # the mean bound scales that)
     "u85_8k": (
         ["--target", "ethos-u85-256", "--sample-rate", "8000"],
-        Bounds(0.0022, 0.087, 5, 0.996, 0.17, 0.0027, CONDITIONS_8K_U85),
+        Bounds(0.0023, 0.087, 5, 0.996, 0.17, 0.0027, CONDITIONS_8K_U85),
     ),
     # 0.00275 / 0.066 / 1 / 0.999; 0.131 / 0.0020
     "u55_8k": (
