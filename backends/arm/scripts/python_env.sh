@@ -46,6 +46,16 @@ _find_python311() {
   _python_env_die "Python 3.11 not found (executorch 1.4.1 wheels are built for it); install python3.11 or set PYTHON=/path/to/python3.11"
 }
 
+# remove_interrupted_venv VENV: removes a venv whose python runs but has no pip (its
+# creation was interrupted before ensurepip finished), so that it is made again.
+remove_interrupted_venv() {
+  local venv="$1"
+  if [[ -x "${venv}/bin/python" ]] && ! "${venv}/bin/python" -m pip --version >/dev/null 2>&1; then
+    echo "python_env: ${venv} has no pip (its setup was interrupted): making it again" >&2
+    rm -rf "${venv}"
+  fi
+}
+
 # activate_python_env [VERSION]: create or reuse the venv of that release and activate it.
 # Default: the release a parent script chose (SILERO_VAD_EXECUTORCH_VERSION), else ours.
 activate_python_env() {
@@ -59,6 +69,7 @@ activate_python_env() {
   local wanted
   wanted="$(sha256sum "${requirements}" | cut -d' ' -f1)"
 
+  remove_interrupted_venv "${venv}"
   if [[ ! -x "${venv}/bin/python" ]]; then
     local python
     python="$(_find_python311)" || return 1
