@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,6 +39,10 @@ from examples.arm.silero_vad.model_export.model_config import (
     build_float_model,
     lstm_gate_product_spec,
     quantization_config,
+)
+from examples.arm.silero_vad.model_export.reproducible_statistics import (
+    RANGE_BITS,
+    statistics_dtype,
 )
 from examples.arm.silero_vad.model_export.silero_vad_model import STATE_SHAPE, SileroVAD
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
@@ -80,7 +85,8 @@ def test_every_stream_starts_from_the_zero_state(all_streams: list[AudioStream])
 def test_float_input_calibration_feeds_float_audio(all_streams: list[AudioStream]) -> None:
     recorder = StateRecorder()
     calibrate_observers(recorder, _short(all_streams[:1], 3), "float")
-    assert all(frame.dtype == torch.float32 for frame in recorder.inputs)
+    # In the statistics' dtype (float64): exact, the frames come from int16 PCM.
+    assert all(frame.dtype == statistics_dtype() for frame in recorder.inputs)
     assert max(frame.abs().max().item() for frame in recorder.inputs) < 1.0
 
 
@@ -193,17 +199,56 @@ def test_constant_observers_look_once(
     assert seen and set(seen.values()) == {1}
 
 
-def test_lean_min_max_observers_record_the_observers_own_range() -> None:
+def test_lean_min_max_recording_keeps_the_observers_range() -> None:
     """The lean recording ends with the minimum and maximum MinMaxObserver itself keeps,
     and gives the observers their own forward back."""
     lean, reference = MinMaxObserver(dtype=torch.int16), MinMaxObserver(dtype=torch.int16)
+    low, high = torch.tensor(float("inf")), torch.tensor(float("-inf"))
     values = [torch.randn(1, 64) * scale for scale in (0.01, 3.0, 0.5, 40.0, 1e-4)]
-    with _forwards_replaced({lean: _recording_min_max(lean)}):
+    with _forwards_replaced({lean: _recording_min_max(low, high)}):
         assert "forward" in vars(lean)
         for value in values:
             assert lean(value) is value
     for value in values:
         reference(value)
     assert "forward" not in vars(lean)
-    assert torch.equal(lean.min_val, reference.min_val)
-    assert torch.equal(lean.max_val, reference.max_val)
+    assert torch.equal(low, reference.min_val)
+    assert torch.equal(high, reference.max_val)
+
+
+def test_calibrated_ranges_sit_on_the_grid_and_the_model_is_restored(
+    all_streams: list[AudioStream], eager_silero: SileroVAD
+) -> None:
+    """After calibration every activation range is on the reproducible grid (12 significant
+    bits, at most 0.05 % wider than float64 saw; not the constants'), and the prepared model
+    is float32 again."""
+    streams = _short(all_streams[:1], 6)
+    stateful = StatefulSileroVAD(
+        build_float_model(), calibrate_state_quantization(eager_silero, streams)
+    )
+    checked: list[tuple[float, float]] = []
+
+    def calibrate(prepared: torch.fx.GraphModule) -> None:
+        before = {name: t.dtype for name, t in prepared.state_dict().items()}
+        code = prepared.code
+        calibrate_observers(prepared, streams, "int16")
+        assert {name: t.dtype for name, t in prepared.state_dict().items()} == before
+        assert prepared.code == code
+        constants = _constant_observers(prepared)
+        for module in prepared.modules():
+            if type(module) is MinMaxObserver and module not in constants:
+                checked.append((module.min_val.item(), module.max_val.item()))
+
+    quantize(
+        stateful,
+        example_inputs(),
+        calibrate,
+        make_compile_spec("ethos-u85-256", None, None, None),
+        quantization_config(),
+        lstm_gate_product_spec(DEFAULT_CONFIG.for_memory_mode("Sram_Only")),
+    )
+    assert len(checked) > 30  # every activation but the two int8 gate inputs (histograms)
+    for low, high in checked:
+        for value in (low, high):
+            mantissa, _ = math.frexp(value)
+            assert (mantissa * 2**RANGE_BITS).is_integer(), value

@@ -20,6 +20,7 @@ from examples.arm.silero_vad.model_export.model_config import (
     gate_weight_spec,
     quantization_config,
 )
+from examples.arm.silero_vad.model_export.reproducible_statistics import BIAS_BITS
 from examples.arm.silero_vad.model_export.weight_rounding import (
     channel_scales,
     gptq_round,
@@ -120,4 +121,8 @@ def test_bias_absorbs_the_mean_output_error(short_calibration: list[AudioStream]
         flat = before.weight.shape[0], -1
         weight_error = after.weight.reshape(flat).double() - before.weight.reshape(flat).double()
         mean_error = weight_error @ before.moments.mean + (after.bias - before.bias).double()
-        assert mean_error.abs().max() < 1e-4
+        # Up to half a step of the corrected bias's reproducible grid (BIAS_BITS), and the
+        # float32 storage of the rounded weights (measured 1.1e-8).
+        half_step = after.bias.detach().double().abs() * 2.0**-BIAS_BITS
+        excess = (mean_error.abs() - half_step).max().item()
+        assert excess <= 1e-7, excess

@@ -28,6 +28,13 @@ from torchao.quantization.pt2e.quantizer import QuantizationSpec
 from examples.arm.silero_vad.model_export.audio import AudioStream
 from examples.arm.silero_vad.model_export.calibration import level_versions, overdriven_versions
 from examples.arm.silero_vad.model_export.progress import FrameProgress
+from examples.arm.silero_vad.model_export.reproducible_statistics import (
+    check_code_margin,
+    snap_nearest,
+    statistics_copy,
+    statistics_dtype,
+    statistics_frames,
+)
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD, zero_state
 
 # Hessian dampening (fraction of its mean diagonal): a stable inverse for constant inputs.
@@ -69,6 +76,7 @@ class InputMoments:
 class RoundedLayer:
     """A weight (and the bias that absorbs its mean error) with the spec of its grid."""
 
+    name: str
     weight: nn.Parameter
     bias: nn.Parameter | None
     spec: QuantizationSpec
@@ -90,9 +98,14 @@ def channel_scales(weight: torch.Tensor, spec: QuantizationSpec) -> torch.Tensor
 
 
 def gptq_round(
-    weight: torch.Tensor, second_moment: torch.Tensor, scales: torch.Tensor, top_code: int
+    weight: torch.Tensor,
+    second_moment: torch.Tensor,
+    scales: torch.Tensor,
+    top_code: int,
+    name: str = "weight",
 ) -> torch.Tensor:
-    """``weight`` (out, in) on the grid ``k * scales[out]``, ``|k| <= top_code``, by GPTQ."""
+    """``weight`` (out, in) on the grid ``k * scales[out]``, ``|k| <= top_code``, by GPTQ;
+    refuses a code that float noise could round the other way (``check_code_margin``)."""
     remaining = weight.detach().to(torch.float64).clone()
     hessian = second_moment.clone()
     dead = torch.diag(hessian) == 0
@@ -107,7 +120,9 @@ def gptq_round(
     rounded = torch.empty_like(remaining)
     for column in range(remaining.shape[1]):
         values = remaining[:, column]
-        codes = torch.clamp(torch.round(values / scales), -top_code, top_code)
+        real_codes = values / scales
+        check_code_margin(real_codes, top_code, f"{name}, input column {column}")
+        codes = torch.clamp(torch.round(real_codes), -top_code, top_code)
         rounded[:, column] = codes * scales
         error = (values - rounded[:, column]) / inverse[column, column]
         remaining[:, column + 1 :] -= error[:, None] * inverse[column, column + 1 :][None, :]
@@ -138,14 +153,16 @@ def layer_input_moments(
 ) -> dict[str, InputMoments]:
     """Each weighted layer's input moments while the arranged float model streams every clip.
 
-    Only the LSTM cell needs its state carried frame by frame; the rest runs batched.
+    Only the LSTM cell needs its state carried frame by frame; the rest runs batched, all
+    in ``statistics_dtype()``.
     """
+    model = statistics_copy(model)
     moments: dict[str, InputMoments] = defaultdict(InputMoments)
     progress = FrameProgress("weight rounding", sum(stream.num_frames for stream in streams))
     stft, rnn = model.stft, model.decoder.rnn
     for stream in streams:
         progress.start_clip(stream.name)
-        frames = torch.from_numpy(stream.float_frames).unsqueeze(1)
+        frames = statistics_frames(stream.float_frames).unsqueeze(1)
         even_part, odd_part = torch.vmap(stft.folded)(frames)
         moments["stft.even"].add(_rows(even_part))
         moments["stft.odd"].add(_rows(odd_part))
@@ -154,7 +171,7 @@ def layer_input_moments(
             moments[f"encoder.convs.{index}"].add(_conv_columns(conv, features))
             features = torch.relu(conv(features))
         cell_inputs = features.squeeze(-1)  # (frames, hidden)
-        h, c = zero_state()
+        h, c = zero_state().to(statistics_dtype())
         hidden_in, hidden_out = [], []
         for x in cell_inputs:
             hidden_in.append(h)
@@ -188,7 +205,9 @@ def rounded_layers(
         (rnn.weight_hh, rnn.bias_hh, gate_weight_spec, "decoder.rnn.hidden"),
         (head.weight, head.bias, weight_spec, "decoder.head"),
     ]
-    return [RoundedLayer(weight, bias, spec, moments[name]) for weight, bias, spec, name in layers]
+    return [
+        RoundedLayer(name, weight, bias, spec, moments[name]) for weight, bias, spec, name in layers
+    ]
 
 
 @torch.no_grad()
@@ -198,12 +217,16 @@ def round_weights(
     weight_spec: QuantizationSpec,
     gate_weight_spec: QuantizationSpec,
 ) -> None:
-    """Rounds ``model``'s weights in place by GPTQ on ``streams``, and corrects the biases."""
+    """Rounds ``model``'s weights in place by GPTQ on ``streams``, and corrects the biases
+    (snapped to their grid: ``reproducible_statistics.snap_nearest``)."""
     moments = layer_input_moments(model, streams)
     for layer in rounded_layers(model, moments, weight_spec, gate_weight_spec):
         original = layer.weight.detach().reshape(layer.weight.shape[0], -1).to(torch.float64)
         scales = channel_scales(layer.weight, layer.spec)
-        rounded = gptq_round(original, layer.moments.second_moment, scales, layer.spec.quant_max)
+        rounded = gptq_round(
+            original, layer.moments.second_moment, scales, layer.spec.quant_max, layer.name
+        )
         if layer.bias is not None:
-            layer.bias.sub_(((rounded - original) @ layer.moments.mean).to(layer.bias.dtype))
+            corrected = layer.bias.to(torch.float64) - (rounded - original) @ layer.moments.mean
+            layer.bias.copy_(snap_nearest(corrected, f"{layer.name} bias"))
         layer.weight.copy_(rounded.reshape(layer.weight.shape).to(layer.weight.dtype))
