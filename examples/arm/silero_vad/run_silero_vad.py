@@ -40,6 +40,7 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
 )
 from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE, SAMPLE_RATES
 from examples.arm.silero_vad.model_export.progress import FrameProgress
+from examples.arm.silero_vad.model_export.reproducible_statistics import NotReproducibleError
 from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     AUDIO_INPUTS,
     DEFAULT_AUDIO_INPUT,
@@ -272,10 +273,10 @@ def _export_summary(result: ExportResult) -> str:
             f"{vela['cycles_total']:,} cycles per frame, SRAM {vela['sram_kib']} KiB, "
             f"DRAM {vela['dram_kib']} KiB"
         )
-    return line
+    return f"{line}\nexport: sha256 {report['pte_sha256']} (the same on any build machine)"
 
 
-@exit_on_errors(UsageError, AudioError, TwinError, ComparisonError)
+@exit_on_errors(UsageError, AudioError, NotReproducibleError, TwinError, ComparisonError)
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = parse_args(argv)

@@ -10,6 +10,7 @@ per frame, in ``reference/``), for NPU targets Vela's input and output (``vela/`
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import time
@@ -59,7 +60,7 @@ from examples.arm.silero_vad.model_export.targets import (
     default_vela_settings,
     reversal_for,
 )
-from examples.arm.silero_vad.model_export.vela_report import run_vela
+from examples.arm.silero_vad.model_export.vela_report import read_vela_report
 from examples.arm.silero_vad.model_export.weight_rounding import round_weights, rounding_streams
 
 
@@ -210,6 +211,7 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
         "geometry": geometry.metadata(),
         "pte": pte_path.name,
         "pte_bytes": len(program.buffer),
+        "pte_sha256": hashlib.sha256(program.buffer).hexdigest(),
         "export_seconds": round(export_seconds, 1),
         "delegates": program_summary.delegates,
         "portable_ops": program_summary.operator_calls,
@@ -219,7 +221,7 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
         "validation_clips": [str(s.path) for s in validation],
     }
     if vela:
-        vela_report = run_vela(tosa_path(output_dir), spec.compiler_flags)
+        vela_report = read_vela_report(vela_dir)
         report["npu_ops"] = vela_report.npu_ops
         report["cpu_ops"] = vela_report.cpu_ops
         report["vela"] = asdict(vela_report)

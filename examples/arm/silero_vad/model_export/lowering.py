@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import logging
 import warnings
 from collections.abc import Callable, Sequence
 from operator import attrgetter
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import executorch.kernels.quantized  # noqa: F401  (registers the q/dq out variants)
 import torch
+from executorch.backends.arm.common.arm_compile_spec import ArmCompileSpec
 from executorch.backends.arm.ethosu import EthosUCompileSpec
 from executorch.backends.arm.quantizer import get_symmetric_quantization_config
 from executorch.exir import (
@@ -31,6 +31,7 @@ from executorch.exir import (
     ExecutorchProgramManager,
     to_edge_transform_and_lower,
 )
+from executorch.exir.lowered_backend_module import get_lowered_backend_modules
 from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPass
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.quantization.pt2e.quantizer import QuantizationConfig
@@ -53,8 +54,7 @@ from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     check_audio_input,
     reset_state,
 )
-
-logger = logging.getLogger(__name__)
+from examples.arm.silero_vad.model_export.vela_report import VELA_LOG
 
 
 def example_inputs(
@@ -163,7 +163,8 @@ def lower(
     """Lowers to an ExecuTorch program: Ethos-U delegate, or none when spec is None.
 
     The ``state`` buffer is serialized as zeros, so every run starts from a known state;
-    ``metadata`` (name -> value) becomes constant methods of the program.
+    ``metadata`` (name -> value) becomes constant methods of the program. What Vela prints
+    goes to ``VELA_LOG`` in the spec's artifacts folder, whose path stays out of the program.
     """
     if STATE_BUFFER in dict(quantized.named_buffers()):
         reset_state(quantized)  # calibration left its last state in the buffer
@@ -180,10 +181,24 @@ def lower(
             compile_config=EdgeCompileConfig(_check_ir_validity=False),
             constant_methods=metadata,
         )
-    logger.debug("lowering output:\n%s", vela_output.getvalue())
+    artifacts = compile_spec and compile_spec.path_for_intermediates
+    if artifacts:
+        (Path(artifacts) / VELA_LOG).write_text(vela_output.getvalue())
+    _forget_artifacts_path(edge.exported_program().graph_module)
     with warnings.catch_warnings():
         # The emitter warns about every mutated buffer, even one the pass initializes.
         warnings.filterwarnings("ignore", "Mutation on a buffer", UserWarning)
         return edge.to_executorch(
             ExecutorchBackendConfig(passes=[InitializedMutableBufferPass([STATE_BUFFER])])
         )
+
+
+def _forget_artifacts_path(graph_module: torch.fx.GraphModule) -> None:
+    """Drops the artifacts folder from the delegates' compile specs: the backend used it
+    while lowering, and in the program it would name a folder of the build machine."""
+    for delegate in get_lowered_backend_modules(graph_module):
+        delegate._compile_specs = [
+            spec
+            for spec in delegate.compile_specs
+            if spec.key != ArmCompileSpec._DEBUG_ARTIFACT_KEY
+        ]

@@ -3,9 +3,11 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""Vela's figures for a lowered model: operator placement, cycles and memory, from the
-``vela`` CLI run again on the TOSA file the lowering left (under a second; it prints the
-NPU and CPU operator counts the summary CSV lacks)."""
+"""Vela's figures for a lowered model: operator placement, cycles and memory.
+
+``read_vela_report`` reads them from the lowering's own Vela run (the summary CSV, and the
+NPU and CPU operator counts the CSV lacks from what Vela printed); ``run_vela`` runs the
+``vela`` CLI again on a TOSA file, for studies that vary Vela's settings (under a second)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,9 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+# What Vela printed while the lowering compiled the program (operator counts, summary).
+VELA_LOG = "vela.log"
 
 
 @dataclass(frozen=True)
@@ -62,11 +67,24 @@ def run_vela(tosa_path: Path, compiler_flags: list[str]) -> VelaReport:
     """Compiles ``tosa_path`` with the lowering's own Vela flags and reads the result."""
     with tempfile.TemporaryDirectory() as output_dir:
         stdout = _run_vela_cli(tosa_path, compiler_flags, output_dir)
-        summaries = list(Path(output_dir).glob("*_summary_*.csv"))
-        if len(summaries) != 1:
-            raise RuntimeError(f"vela wrote {len(summaries)} summary files for {tosa_path}")
-        with summaries[0].open(newline="") as handle:
-            rows = list(csv.DictReader(handle))
+        return _report(stdout, Path(output_dir), str(tosa_path))
+
+
+def read_vela_report(artifacts_dir: Path) -> VelaReport:
+    """The figures of the lowering's own Vela run: its summary in ``artifacts_dir/output``
+    and what it printed (``VELA_LOG``)."""
+    log = artifacts_dir / VELA_LOG
+    if not log.is_file():
+        raise RuntimeError(f"{log}: missing; was the program lowered with these artifacts?")
+    return _report(log.read_text(), artifacts_dir / "output", str(artifacts_dir))
+
+
+def _report(stdout: str, output_dir: Path, source: str) -> VelaReport:
+    summaries = list(output_dir.glob("*_summary_*.csv"))
+    if len(summaries) != 1:
+        raise RuntimeError(f"vela wrote {len(summaries)} summary files for {source}")
+    with summaries[0].open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
     if len(rows) != 1:
         raise RuntimeError(f"{summaries[0]}: expected one summary row, found {len(rows)}")
     row = rows[0]

@@ -132,6 +132,7 @@ def _configuration(report: dict) -> str:
         ],
         ["executorch", report["executorch_version"]],
         ["program", f"{report['pte']} ({report['pte_bytes']:,} bytes)"],
+        ["program sha256", f"`{report['pte_sha256']}`"],
         ["export time", f"{report['export_seconds']} s"],
         ["calibration clips", ", ".join(Path(p).name for p in report["calibration_clips"])],
         ["validation clips", ", ".join(Path(p).name for p in report["validation_clips"])],

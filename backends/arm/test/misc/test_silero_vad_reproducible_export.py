@@ -1,0 +1,165 @@
+# Copyright (c) 2026, the Silero VAD on Ethos-U contributors.
+#
+# This source code is licensed under the BSD-style license found in the
+# LICENSE file in the root directory of this source tree.
+
+"""One program from any build machine: the calibration statistics come out the same on any
+CPU kernels (``reproducible_statistics``), and the program names no folder of the machine.
+
+The slow tests export in subprocesses, because the kernels (``ATEN_CPU_CAPABILITY``,
+``ONEDNN_MAX_CPU_ISA``) and the thread count are chosen when torch starts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from examples.arm.silero_vad.model_export.reproducible_statistics import (
+    BIAS_BITS,
+    CODE_MARGIN,
+    MARGIN,
+    RANGE_BITS,
+    NotReproducibleError,
+    check_code_margin,
+    snap_nearest,
+    snap_outward,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[4]
+CALIBRATION_CLIP = REPO_ROOT / "examples/arm/silero_vad/data/calibration/cal_es_male_brown5.wav"
+# The CPU kernels a build machine without AVX runs, and a single thread.
+BASELINE_KERNELS = {
+    "ATEN_CPU_CAPABILITY": "default",
+    "ONEDNN_MAX_CPU_ISA": "SSE41",
+    "OMP_NUM_THREADS": "1",
+}
+
+
+def _on_grid(value: float, bits: int) -> bool:
+    mantissa, _ = math.frexp(value)
+    return (mantissa * 2**bits).is_integer()
+
+
+@pytest.mark.parametrize(
+    ("low", "high"),
+    [(-0.0549774, 0.0683288), (0.0, 3.1181640), (2.5e-06, 0.33), (-1.0, 1.0), (0.0, 0.0)],
+)
+def test_ranges_snap_outward_onto_the_grid(low: float, high: float) -> None:
+    """Both ends land on the 12-bit grid, outside the range, at most 0.05 % + a step wider."""
+    snapped_low, snapped_high = snap_outward(low, high, "range")
+    assert _on_grid(snapped_low, RANGE_BITS) and _on_grid(snapped_high, RANGE_BITS)
+    assert snapped_low <= low and snapped_high >= high
+    for end, snapped in ((low, snapped_low), (high, snapped_high)):
+        assert abs(snapped - end) <= abs(end) * 2.0 ** (1 - RANGE_BITS)
+
+
+def test_a_bounded_maximum_snaps_the_same_from_either_side() -> None:
+    """A sigmoid's maximum is 1.0 in float32 and 1 - 5e-15 in float64, and another CPU may
+    give either: the same range comes out."""
+    for high in (1.0, 1.0 - 5e-15, 1.0 + 5e-15):
+        assert snap_outward(0.0, high, "sigmoid") == (0.0, 1.0 + 2.0 ** (1 - RANGE_BITS))
+
+
+def test_a_range_end_near_a_grid_boundary_is_refused() -> None:
+    step = 2.0 ** (1 - RANGE_BITS)  # the grid step in [1, 2)
+    boundary = 1.0 + 5 * step
+    high = boundary / (1 + 2 * MARGIN)  # widened by the margin, it lands on the boundary
+    with pytest.raises(NotReproducibleError, match="the state's range: value"):
+        snap_outward(0.0, high, "the state's range")
+    # A value a hundred margins inside is kept (and snapped up to the boundary).
+    assert snap_outward(0.0, boundary * (1 - 100 * MARGIN), "range")[1] == boundary
+
+
+def test_biases_snap_to_the_nearest_16_bit_value() -> None:
+    values = torch.tensor([0.3333333333, -12.712345678, 1e-7, 0.0], dtype=torch.float64)
+    snapped = snap_nearest(values, "bias")
+    assert all(_on_grid(float(v), BIAS_BITS) for v in snapped)
+    assert torch.all((snapped - values).abs() <= values.abs() * 2.0**-BIAS_BITS)
+    # Exactly representable in float32: the model's parameter stores the snapped value.
+    assert torch.equal(snapped.to(torch.float32).to(torch.float64), snapped)
+
+
+def test_a_bias_near_a_rounding_midpoint_is_refused() -> None:
+    step = 2.0 ** (1 - BIAS_BITS)
+    midpoint = 1.0 + 7.5 * step
+    with pytest.raises(NotReproducibleError, match="conv bias"):
+        snap_nearest(torch.tensor([0.5, midpoint * (1 + MARGIN / 4)]), "conv bias")
+
+
+def test_weight_codes_near_a_rounding_boundary_are_refused() -> None:
+    check_code_margin(torch.tensor([2.5 + 1e-6, -3.5 - 1e-6, 0.0, 126.9]), 127, "ok")
+    with pytest.raises(NotReproducibleError, match=r"conv, input column 3: weight \(1,\)"):
+        check_code_margin(torch.tensor([0.2, -2.5 + CODE_MARGIN / 2]), 127, "conv, input column 3")
+    # Beyond the top code both sides clamp to it: nothing to refuse.
+    check_code_margin(torch.tensor([127.5, -200.5]), 127, "clamped")
+
+
+def _export(
+    output_dir: Path, environment: dict[str, str], *arguments: str, lever_off: bool = False
+) -> bytes:
+    """The main job's export (no recording conditions, one validation clip) in a new process;
+    ``lever_off``: the statistics in float32 and unrounded, as before."""
+    main = [
+        "--conditions",
+        "none",
+        "--validation-wav",
+        str(REPO_ROOT / "examples/arm/silero_vad/data/validation/val_fr_male_pink8.wav"),
+        "--output-dir",
+        str(output_dir),
+        *arguments,
+    ]
+    lever = (
+        "from examples.arm.silero_vad.model_export import reproducible_statistics as r; "
+        "r.REPRODUCIBLE = False; "
+        if lever_off
+        else ""
+    )
+    code = f"{lever}from examples.arm.silero_vad.run_silero_vad import main; main({main!r})"
+    completed = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO_ROOT,
+        env={**os.environ, **environment},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    report = json.loads((output_dir / "report.json").read_text())
+    program = (output_dir / report["pte"]).read_bytes()
+    assert report["pte_sha256"] == hashlib.sha256(program).hexdigest()
+    assert report["pte_sha256"] in completed.stdout  # the console names it too
+    return program
+
+
+@pytest.mark.slow
+def test_export_is_byte_identical_across_cpu_kernels_and_folders_u55(tmp_path: Path) -> None:
+    """Ethos-U55-128 (the export that moved most with the CPU): the native kernels into one
+    folder, the baseline kernels on one thread into another, the same bytes; no folder of
+    the build machine in the program."""
+    native = _export(tmp_path / "a", {}, "--target", "ethos-u55-128")
+    baseline = _export(tmp_path / "b" / "elsewhere", BASELINE_KERNELS, "--target", "ethos-u55-128")
+    assert native == baseline  # exported at two times, too
+    for folder in (tmp_path, REPO_ROOT, Path.home()):
+        assert str(folder).encode() not in native
+
+
+@pytest.mark.slow
+def test_float32_statistics_move_with_the_cpu_kernels(tmp_path: Path) -> None:
+    """The lever switched off (statistics in float32, unrounded): the two kernel sets above
+    give two programs, so the test above would fail without it. (The host program, from
+    one calibration clip: the same statistics, a quarter of the time.)"""
+    if torch.backends.cpu.get_cpu_capability() == "DEFAULT":
+        pytest.skip("this CPU's native kernels are the baseline ones: nothing differs")
+    arguments = ("--target", "cpu", "--calibration-wav", str(CALIBRATION_CLIP))
+    native = _export(tmp_path / "a", {}, *arguments, lever_off=True)
+    baseline = _export(tmp_path / "b", BASELINE_KERNELS, *arguments, lever_off=True)
+    assert native != baseline
