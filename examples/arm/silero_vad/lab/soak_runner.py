@@ -123,12 +123,12 @@ def program_geometry_of(model: Path) -> FrameGeometry:
     """The frame geometry the program's metadata declares (ExecuTorch's Python runtime)."""
     from examples.arm.silero_vad.streaming.cpu_program import (
         CpuProgramError,
-        load_runtime,
+        load_program,
         program_geometry,
     )
 
     try:
-        return program_geometry(load_runtime().load_program(model.read_bytes()), str(model))
+        return program_geometry(load_program(model.read_bytes()), str(model))
     except (OSError, RuntimeError, CpuProgramError) as error:
         raise SoakError(f"{model}: cannot read the program's sample rate ({error})") from None
 

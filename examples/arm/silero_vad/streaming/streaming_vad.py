@@ -5,10 +5,13 @@
 
 """Silero VAD as a Python stream processor over the exported program, for Linux-class hosts.
 
-``StreamingVad`` runs a CPU ``.pte`` (``run.sh --target cpu``) on ExecuTorch's Python
-runtime over 16-bit PCM chunks of any length, keeping what the C++ runtime keeps (context
-samples, the state inside the program) with the same segmenter, so its probabilities and
-segments are the C++ runner's (usage: the example README's "Python streaming API").
+``StreamingVad`` runs a host ``.pte`` on ExecuTorch's Python runtime over 16-bit PCM chunks
+of any length: the XNNPACK program (``run.sh --target xnnpack``, float Silero, the one to
+use) or the NPU's quantized arithmetic on the portable kernels (``--target cpu``, its host
+reference). It keeps what the C++ runtime keeps (context samples, the state inside the
+program) with the same segmenter, so its probabilities and segments are the C++ runner's
+(usage: the example README's "Python streaming API"). It imports only what runs a program
+(``host_runtime.py``), so a product using it prints nothing it did not print itself.
 """
 
 from __future__ import annotations
