@@ -99,8 +99,10 @@ class Method:
         self._method = method
         self._program = program  # the method points into the program's bytes
 
-    def execute(self, inputs: Sequence) -> list:
-        return self._method(inputs)
+    def execute(self, inputs: Sequence, clone_outputs: bool = True) -> list:
+        """The outputs; without ``clone_outputs`` they live in the method's memory, valid
+        until the next call."""
+        return self._method(inputs, clone_outputs)
 
     @property
     def metadata(self):
