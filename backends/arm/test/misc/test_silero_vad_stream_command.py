@@ -69,7 +69,8 @@ def test_stream_command_prints_the_runners_protocol_from_a_pipe(
         ([], b"RIFX" + bytes(40), "not a RIFF/WAVE stream"),
         (["--raw"], b"\x01\x02" * 100, "100 samples, shorter than one frame"),
         ([str(REPO_ROOT)], b"", "Is a directory"),
-        (["--model", "no/such.pte"], b"", "no/such.pte: cannot read the program"),
+        (["--model", "no/such.pte"], b"", "no/such.pte: no such program; export it with"),
+        (["--model", str(REPO_ROOT)], b"", "cannot read the program (Is a directory)"),
     ],
 )
 def test_stream_command_refuses_bad_input_with_an_error_line(

@@ -165,6 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     options = {f.name: getattr(args, f.name) for f in fields(SegmenterConfig)}
     config = SegmenterConfig(**{k: v for k, v in options.items() if v is not None})
+    if not args.model.exists():
+        return _error(
+            f"{args.model}: no such program; export it with examples/arm/silero_vad/run.sh "
+            f"--target xnnpack --output-dir {args.model.parent}"
+        )
     try:
         vad = StreamingVad(args.model, config)
     except CpuProgramError as error:
