@@ -245,59 +245,6 @@ Status check_kernel_calls(const uint8_t* data, size_t size) {
   return Status::Ok();
 }
 
-// The backend id of the first delegate of `forward` ("XnnpackBackend",
-// "EthosUBackend") into `out`, printable ASCII only; empty when there is none.
-void first_delegate_of_forward(const uint8_t* data,
-                               size_t size,
-                               char* out,
-                               size_t out_size) {
-  // Field ids of ExecuTorch's schema/program.fbs: Program.execution_plan (1);
-  // ExecutionPlan.name (0), .delegates (7); BackendDelegate.id (0).
-  out[0] = '\0';
-  FlatbufferView fb(data, size);
-  uint32_t plan_count = 0;
-  const size_t plans = fb.vector(fb.follow(0), 1, &plan_count);
-  for (uint32_t p = 0; fb.ok() && p < plan_count; ++p) {
-    const size_t plan = fb.element(plans, p);
-    const size_t name = fb.field_target(plan, 0);
-    const uint32_t name_length = name == 0 ? 0 : fb.uint(name, 4);
-    const size_t forward_length = std::strlen(VadModel::kMethodName);
-    if (!fb.ok() || name_length != forward_length ||
-        size - name - 4 < name_length ||
-        std::memcmp(data + name + 4, VadModel::kMethodName, name_length) != 0) {
-      continue;
-    }
-    uint32_t delegate_count = 0;
-    const size_t delegates = fb.vector(plan, 7, &delegate_count);
-    const size_t id =
-        delegate_count == 0 ? 0 : fb.field_target(fb.element(delegates, 0), 0);
-    const uint32_t id_length = id == 0 ? 0 : fb.uint(id, 4);
-    if (!fb.ok() || id == 0 || size - id - 4 < id_length) {
-      return;
-    }
-    size_t used = 0;
-    for (; used < id_length && used + 1 < out_size; ++used) {
-      const uint8_t c = data[id + 4 + used];
-      out[used] = (c >= 0x20 && c < 0x7F) ? static_cast<char>(c) : '?';
-    }
-    out[used] = '\0';
-    return;
-  }
-}
-
-// Where a program delegated to `backend` runs, for the message of a runner
-// that lacks it.
-const char* backend_advice(const char* backend) {
-  if (std::strcmp(backend, "EthosUBackend") == 0) {
-    return ": an Ethos-U program runs on its Corstone board, not on a PC";
-  }
-  if (std::strcmp(backend, "XnnpackBackend") == 0) {
-    return ": build the host runner against an executorch package that ships "
-           "the XNNPACK backend";
-  }
-  return "";
-}
-
 }  // namespace
 
 Status VadModel::open(const void* pte, size_t size) {
@@ -323,8 +270,6 @@ Status VadModel::open(const void* pte, size_t size) {
                          error_value(program.error()));
   }
   program_.emplace(std::move(program.get()));
-  first_delegate_of_forward(
-      static_cast<const uint8_t*>(pte), size, delegate_, sizeof(delegate_));
   Status status = check_kernel_calls(static_cast<const uint8_t*>(pte), size);
   if (status.ok()) {
     status = check_signature();
@@ -548,15 +493,10 @@ Status VadModel::load(ByteSpan method_pool,
           "above for its name)";
     } else if (error == et::Error::MemoryAllocationFailed) {
       hint = ": the method pool is too small";
-    } else if (error == et::Error::NotFound && delegate_[0] != '\0') {
-      return Status::Error(ErrorCode::kModelLoad,
-                           "loading method '%s' failed (error 0x%x): the "
-                           "program delegates to %s, which this runner "
-                           "lacks%s",
-                           kMethodName,
-                           error_value(error),
-                           delegate_,
-                           backend_advice(delegate_));
+    } else if (error == et::Error::NotFound) {
+      hint =
+          ": a backend it delegates to is not in this runner (named above: "
+          "Ethos-U runs on its board; XNNPACK needs a runner built with it)";
     }
     return Status::Error(ErrorCode::kModelLoad,
                          "loading method '%s' failed: %s (error 0x%x)%s",

@@ -129,8 +129,6 @@ class VadModel final : public ModelStep {
 
   FrameGeometry geometry_;
   AudioInput audio_input_ = AudioInput::kInt16;
-  // The backend of forward's first delegate, for messages ("" when none).
-  char delegate_[32] = {};
   // Bookkeeping of one loaded metadata method (a single constant value).
   alignas(16) uint8_t metadata_pool_[2048] = {};
 
