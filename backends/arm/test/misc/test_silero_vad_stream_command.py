@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from examples.arm.silero_vad.model_export.export_silero_vad import ExportResult
+from examples.arm.silero_vad.streaming import silero_vad_stream
 from examples.arm.silero_vad.streaming.speech_segmenter import SegmenterConfig
 from examples.arm.silero_vad.streaming.streaming_vad import StreamingVad
 from examples.arm.silero_vad.streaming.wav_stream import PcmFormatError, pcm_chunks
@@ -45,6 +46,27 @@ def _run(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
         timeout=300,
         cwd=REPO_ROOT,
     )
+
+
+def _main(
+    args: list[str],
+    stdin: bytes,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> tuple[int, bytes, bytes]:
+    """The command's main() in this process, ``stdin`` from a file (exit status, stdout,
+    stderr); a usage error's SystemExit becomes its status."""
+    source = tmp_path / "stdin.bin"
+    source.write_bytes(stdin)
+    with source.open("rb") as file:
+        monkeypatch.setattr(sys, "stdin", file)
+        try:
+            status = silero_vad_stream.main(args)
+        except SystemExit as error:
+            status = int(error.code)
+    out, err = capsysbinary.readouterr()
+    return status, out, err
 
 
 def test_stream_command_prints_the_runners_protocol_from_a_pipe(
@@ -78,37 +100,37 @@ def test_stream_command_refuses_bad_input_with_an_error_line(
     stdin: bytes,
     message: str,
     silero_xnnpack_export: Callable[[int], ExportResult],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsysbinary: pytest.CaptureFixture[bytes],
 ) -> None:
     model = ["--model", str(silero_xnnpack_export(16000).pte_path)]
-    done = _run(*model, *args, stdin=stdin)
-    assert done.returncode == 1, done.stdout
-    lines = done.stdout.removesuffix(b"\x04").decode().splitlines()
+    status, out, _ = _main([*model, *args], stdin, tmp_path, monkeypatch, capsysbinary)
+    assert status == 1, out
+    assert out.endswith(b"\x04")
+    lines = out.removesuffix(b"\x04").decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ERROR ") and message in lines[0], lines
 
 
 def test_stream_command_takes_silero_segmenter_options(
     silero_xnnpack_export: Callable[[int], ExportResult],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsysbinary: pytest.CaptureFixture[bytes],
 ) -> None:
     result = silero_xnnpack_export(8000)
     stream = result.validation_streams[0]
-    done = _run(
-        "--model",
-        str(result.pte_path),
-        "--raw",
-        "--speech-pad-ms",
-        "90",
-        "--threshold",
-        "0.6",
-        stdin=stream.pcm.tobytes(),
-    )
+    options = ["--raw", "--speech-pad-ms", "90", "--threshold", "0.6"]
+    args = ["--model", str(result.pte_path), *options]
+    status, out, _ = _main(args, stream.pcm.tobytes(), tmp_path, monkeypatch, capsysbinary)
     probabilities = _probabilities(result.pte_path, stream.pcm)
     config = SegmenterConfig(threshold=0.6, speech_pad_ms=90)
     expected = format_protocol(probabilities, stream.num_samples, 8000, config)
-    assert done.returncode == 0 and done.stdout == expected
+    assert status == 0 and out == expected
     default = format_protocol(probabilities, stream.num_samples, 8000)
     assert expected != default, "the options must change the output for this check to count"
-    usage = _run("--speech-pad-ms", "-3")
-    assert usage.returncode == 2 and b"must be a number >= 0" in usage.stderr
+    status, _, err = _main(["--speech-pad-ms", "-3"], b"", tmp_path, monkeypatch, capsysbinary)
+    assert status == 2 and b"must be a number >= 0" in err
 
 
 def _read_from(data: bytes) -> Callable[[int], bytes]:
