@@ -9,6 +9,7 @@ WAV corpus."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -164,3 +165,36 @@ def test_wav_stream_accepts_and_refuses_what_the_cpp_stream_reader_does() -> Non
             continue
         # The C++ reader refuses what ends up shorter than one frame after the header.
         assert len(pcm) < 2 * 512, (name, len(pcm))
+
+
+def test_ctrl_c_ends_a_live_stream_like_its_end(
+    silero_xnnpack_export: Callable[[int], ExportResult],
+) -> None:
+    """SIGINT while the input is still open: the open stream is closed as at its end (DONE,
+    0x04, exit 0), not cut by a traceback."""
+    pte = silero_xnnpack_export(16000).pte_path
+    process = subprocess.Popen(
+        [sys.executable, "-m", STREAM_COMMAND, "--model", str(pte), "--raw"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO_ROOT,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(bytes(2 * 512 * 3))  # three frames of silence
+        process.stdin.flush()
+        first = process.stdout.readline()  # the handler is in place once a frame is out
+        assert first.startswith(b"PROB 0.000 "), first
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0 and err == b"", err.decode()
+    # The frames run before the signal landed (one to three), each with its PROB line.
+    frames = 1 + out.count(b"PROB ")
+    assert 1 <= frames <= 3 and out.endswith(
+        f"DONE frames={frames} segments=0\n".encode() + b"\x04"
+    )

@@ -17,9 +17,12 @@ then 0x04; ``ERROR <message>`` on bad input), so a product can swap one for the 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
+import signal
 import sys
+from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 
@@ -138,21 +141,38 @@ class ProtocolWriter:
         _write(END_OF_TRANSMISSION)
 
 
+@contextlib.contextmanager
+def _interrupt_ends_the_stream() -> Iterator[list[bool]]:
+    """Ctrl-C ends a live stream like the end of its input (the frame in progress
+    completes, the open segment closes); a second Ctrl-C stops at once."""
+    interrupted: list[bool] = []
+
+    def handler(_signal: int, _frame: object) -> None:
+        interrupted.append(True)
+        signal.signal(signal.SIGINT, previous)
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def stream(vad: StreamingVad, read: ReadBytes, raw: bool, writer: ProtocolWriter) -> None:
     """Feeds the input frame by frame, so each frame's segments follow its PROB line."""
     hop = vad.geometry.hop_samples
     samples = 0
-    try:
+    with _interrupt_ends_the_stream() as interrupted:
         for data in pcm_chunks(read, vad.sample_rate, raw, _READ_BYTES):
             position = 0
-            while position < len(data):
+            while position < len(data) and not interrupted:
                 to_frame_end = 2 * (hop - samples % hop)
                 piece = data[position : position + to_frame_end]
                 writer.update(vad.process(piece))
                 samples += len(piece) // 2
                 position += len(piece)
-    except KeyboardInterrupt:
-        pass  # Ctrl-C ends a live stream: close it like the end of the input
+            if interrupted:
+                break
     if samples < hop:
         raise PcmFormatError(
             f"{samples} samples, shorter than one frame ({hop} samples = 32 ms at "
@@ -182,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with open(args.input, "rb") as file:
                 stream(vad, file.read, args.raw, writer)
+    except BrokenPipeError:  # the reader went away (| head): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_ERROR
     except (PcmFormatError, OSError) as error:
         message = error.strerror if isinstance(error, OSError) else str(error)
         return _error(f"{name}: {message}")
