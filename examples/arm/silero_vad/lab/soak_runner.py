@@ -298,7 +298,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog="Exit status: 0 all checks passed, 1 a check failed, 2 unusable arguments.",
     )
     add = parser.add_argument
-    add("--model", type=Path, required=True, help="a CPU program (run.sh --target cpu)")
+    add("--model", type=Path, required=True, help="a host program (run.sh --target xnnpack or cpu)")
     add("--runner", type=Path, default=DEFAULT_RUNNER, help="default: %(default)s")
     add("--hours", type=float, default=1.0, help="hours of audio (default 1)")
     add("--seed", type=int, default=0, help="seed of the audio (default 0)")
