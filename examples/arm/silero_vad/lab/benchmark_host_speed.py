@@ -16,8 +16,9 @@ sample rates, in one table from one run:
   under ``build/``), its own ``--timing`` mean of the model step, and how far its
   probabilities are from StreamingVad's on the same program.
 
-The audio is every committed clip of the rate, end to end (``--wav`` for other audio). Each
-row takes the fastest of ``--repeats`` passes over it. Pin the process to one core for
+The audio is every committed clip of the rate, end to end (``--wav`` for other audio). The
+rows run in turn, ``--repeats`` rounds, and each keeps its fastest pass, so a change of load
+during the run reaches every row alike. Pin the process to one core for
 figures that mean something (``taskset -c 1 python -m examples.arm.silero_vad.lab.
 benchmark_host_speed``); the load average is printed with the table.
 """
@@ -33,6 +34,7 @@ if __name__ == "__main__":
 import argparse
 import contextlib
 import io
+import math
 import os
 import platform
 import re
@@ -95,11 +97,6 @@ def committed_clips(rate: int) -> list[Path]:
     ]
 
 
-def fastest(passes: int, run: Callable[[], float]) -> float:
-    """The fastest of ``passes`` calls of ``run`` (each returns its own seconds)."""
-    return min(run() for _ in range(passes))
-
-
 def export_programs(rate: int, work_dir: Path, reuse: bool) -> dict[str, Path]:
     """The xnnpack and cpu programs of ``rate`` in ``work_dir``, as run.sh exports them
     (exported unless ``reuse`` finds them there)."""
@@ -120,35 +117,44 @@ def export_programs(rate: int, work_dir: Path, reuse: bool) -> dict[str, Path]:
     return programs
 
 
-def time_streaming_vad(pte: Path, pcm: np.ndarray, passes: int) -> tuple[float, np.ndarray]:
-    """Seconds per frame of StreamingVad over ``pcm`` fed in 100 ms chunks, and its
-    probabilities."""
+class RunnerRefusedError(Exception):
+    """A program the runner would not run; the message is its ERROR line."""
+
+
+@dataclass
+class Candidate:
+    """One row: ``one_pass()`` runs the audio once and returns seconds per frame."""
+
+    row: Row
+    one_pass: Callable[[], float]
+    best: float = math.inf
+
+
+def streaming_vad(label: str, pte: Path, pcm: np.ndarray, rate: int, out: list) -> Candidate:
+    """StreamingVad over ``pcm`` in 100 ms chunks; ``out`` receives its probabilities."""
     vad = StreamingVad(pte)
-    hop = vad.geometry.hop_samples
     chunk = vad.sample_rate // 10
-    vad.process(pcm[: 16 * hop])  # warm-up: the delegate's first call
-    probabilities: list[np.ndarray] = []
+    vad.process(pcm[: 16 * vad.geometry.hop_samples])  # warm-up: the delegate's first call
 
     def one_pass() -> float:
         vad.reset()
-        probabilities.clear()
         start = time.perf_counter()
-        for position in range(0, pcm.size, chunk):
-            probabilities.append(vad.process(pcm[position : position + chunk]).probabilities)
-        probabilities.append(vad.finish().probabilities)
-        return time.perf_counter() - start
+        updates = [vad.process(pcm[i : i + chunk]) for i in range(0, pcm.size, chunk)]
+        updates.append(vad.finish())
+        seconds = time.perf_counter() - start
+        out[:] = [np.concatenate([update.probabilities for update in updates])]
+        return seconds / out[0].size
 
-    seconds = fastest(passes, one_pass)
-    result = np.concatenate(probabilities)
-    return seconds / result.size, result
+    return Candidate(Row(rate, label, None, "process()"), one_pass)
 
 
-def time_silero_model(model, pcm: np.ndarray, rate: int, passes: int) -> float:
-    """Seconds per frame of silero-vad's own model called as its get_speech_timestamps calls
-    it (float audio chunks of one hop, the context kept by the model)."""
+def silero_model(label: str, model, pcm: np.ndarray, rate: int, note: str) -> Candidate:
+    """silero-vad's own model called as its get_speech_timestamps calls it (float audio
+    chunks of one hop; the model keeps the context)."""
     hop = frame_geometry(rate).hop_samples
     audio = torch.from_numpy(pcm[: pcm.size // hop * hop].astype(np.float32) / 32768)
     chunks = list(audio.split(hop))
+    model(chunks[0], rate)  # warm-up
 
     def one_pass() -> float:
         model.reset_states()
@@ -156,10 +162,9 @@ def time_silero_model(model, pcm: np.ndarray, rate: int, passes: int) -> float:
         with torch.no_grad():
             for chunk in chunks:
                 model(chunk, rate)
-        return time.perf_counter() - start
+        return (time.perf_counter() - start) / len(chunks)
 
-    model(chunks[0], rate)  # warm-up
-    return fastest(passes, one_pass) / len(chunks)
+    return Candidate(Row(rate, label, None, note), one_pass)
 
 
 def silero_onnx_model():
@@ -191,43 +196,45 @@ def _read(path: Path) -> str:
     return path.read_text() if path.is_file() else ""
 
 
-def time_runner(
-    runner: Path, pte: Path, wav: Path, passes: int, reference: np.ndarray, work_dir: Path
-) -> Row:
-    label = f"silero_vad_runner (C++, executorch {runner_release(runner)}) on xnnpack"
-    probs = work_dir / "runner_probs.bin"
-    best = None
-    for _ in range(passes):
+def runner(path: Path, pte: Path, wav: Path, rate: int, probs: Path) -> Candidate:
+    """The C++ host runner on ``wav``: its own --timing mean of the model step."""
+    label = f"silero_vad_runner (C++, executorch {runner_release(path)}) on xnnpack"
+    command = [str(path), "--model", str(pte), "--wav", str(wav), "--timing"]
+
+    def one_pass() -> float:
         done = subprocess.run(
-            [
-                str(runner),
-                "--model",
-                str(pte),
-                "--wav",
-                str(wav),
-                "--timing",
-                "--probs-out",
-                str(probs),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
+            [*command, "--probs-out", str(probs)], capture_output=True, text=True, check=False
         )
         if done.returncode != 0:
-            error = next(
-                (line for line in done.stdout.splitlines() if line.startswith("ERROR")), ""
-            )
-            return Row(0, label, None, f"refused: {error or done.stderr.strip()[-200:]}")
-        match = _TIMING.search(done.stderr)
-        mean_us = float(match[2])
-        best = mean_us if best is None else min(best, mean_us)
-    got = np.fromfile(probs, dtype="<f4")
+            lines = [line for line in done.stdout.splitlines() if line.startswith("ERROR")]
+            raise RunnerRefusedError(lines[0] if lines else done.stderr.strip()[-200:])
+        return float(_TIMING.search(done.stderr)[2]) * 1e-6
+
+    return Candidate(Row(rate, label, None, "model step (--timing mean)"), one_pass)
+
+
+def measure(candidates: list[Candidate], passes: int) -> None:
+    """Round robin: every candidate once per pass, so a change of the machine's load
+    between passes reaches every row alike; each row keeps its fastest pass."""
+    for _ in range(passes):
+        for candidate in candidates:
+            if candidate.row.note.startswith("refused"):
+                continue
+            try:
+                candidate.best = min(candidate.best, candidate.one_pass())
+            except RunnerRefusedError as error:
+                candidate.row.note = f"refused: {error}"
+    for candidate in candidates:
+        if math.isfinite(candidate.best):
+            candidate.row.ms_per_frame = candidate.best * 1e3
+
+
+def _compare(probs: Path, reference: np.ndarray) -> str:
+    got = np.fromfile(probs, dtype="<f4") if probs.is_file() else np.empty(0, np.float32)
     if got.shape != reference.shape:
-        vs = f"{got.size} frames vs {reference.size}"
-    else:
-        error = float(np.abs(got.astype(np.float64) - reference).max())
-        vs = "equal" if error == 0 else f"max abs {error:.1e}"
-    return Row(0, label, best / 1000, "model step (--timing mean)", vs)
+        return f"{got.size} frames vs {reference.size}"
+    error = float(np.abs(got.astype(np.float64) - reference.astype(np.float64)).max())
+    return "equal" if error == 0 else f"max abs {error:.1e}"
 
 
 def default_runners() -> list[Path]:
@@ -251,49 +258,51 @@ def benchmark(
     rows: list[Row] = []
     for rate in rates:
         clips = wavs or committed_clips(rate)
-        streams = load_streams(clips, frame_geometry(rate))
-        pcm = np.concatenate([stream.pcm for stream in streams])
-        seconds = pcm.size / rate
+        pcm = np.concatenate([s.pcm for s in load_streams(clips, frame_geometry(rate))])
         wav = work_dir / f"audio_{rate // 1000}k.wav"
         wav.parent.mkdir(parents=True, exist_ok=True)
         soundfile.write(wav, pcm, rate, subtype="PCM_16")
-        print(f"{khz(rate)}: {len(clips)} clip(s), {seconds:.1f} s of audio", flush=True)
+        print(f"{khz(rate)}: {len(clips)} clip(s), {pcm.size / rate:.1f} s of audio", flush=True)
         programs = export_programs(rate, work_dir, reuse)
-        xnnpack_s, xnnpack_probs = time_streaming_vad(programs[XNNPACK_TARGET], pcm, passes)
-        cpu_s, _ = time_streaming_vad(programs[CPU_TARGET], pcm, passes)
-        rows.append(
-            Row(
-                rate,
+        streamed: list[np.ndarray] = []
+        candidates = [
+            streaming_vad(
                 "StreamingVad on xnnpack (float Silero, XNNPACK)",
-                xnnpack_s * 1e3,
-                "process()",
-            )
-        )
-        rows.append(
-            Row(rate, "StreamingVad on cpu (quantized, portable kernels)", cpu_s * 1e3, "process()")
-        )
-        rows.append(
-            Row(
+                programs[XNNPACK_TARGET],
+                pcm,
                 rate,
-                "silero-vad TorchScript (torch, 1 thread)",
-                time_silero_model(jit, pcm, rate, passes) * 1e3,
-                "model(chunk, sr)",
-            )
-        )
-        if onnx is None:
-            rows.append(Row(rate, "silero-vad ONNX (onnxruntime, 1 thread)", None, onnx_note))
-        else:
-            ms = time_silero_model(onnx, pcm, rate, passes) * 1e3
-            rows.append(
-                Row(
-                    rate, "silero-vad ONNX (onnxruntime, 1 thread)", ms, f"OnnxWrapper, {onnx_note}"
-                )
-            )
-        reference = xnnpack_probs.astype(np.float64)
-        for runner in runners:
-            row = time_runner(runner, programs[XNNPACK_TARGET], wav, passes, reference, work_dir)
-            row.rate = rate
-            rows.append(row)
+                streamed,
+            ),
+            streaming_vad(
+                "StreamingVad on cpu (quantized, portable kernels)",
+                programs[CPU_TARGET],
+                pcm,
+                rate,
+                [],
+            ),
+            silero_model(
+                "silero-vad TorchScript (torch, 1 thread)", jit, pcm, rate, "model(chunk, sr)"
+            ),
+        ]
+        onnx_label = "silero-vad ONNX (onnxruntime, 1 thread)"
+        if onnx is not None:
+            note = f"OnnxWrapper, {onnx_note}"
+            candidates.append(silero_model(onnx_label, onnx, pcm, rate, note))
+        probs = [work_dir / f"runner{index}_{rate // 1000}k.bin" for index in range(len(runners))]
+        candidates += [
+            runner(path, programs[XNNPACK_TARGET], wav, rate, out)
+            for path, out in zip(runners, probs, strict=True)
+        ]
+        measure(candidates, passes)
+        for candidate in candidates:
+            rows.append(candidate.row)
+            if onnx is None and candidate.row.what.startswith("silero-vad TorchScript"):
+                rows.append(Row(rate, onnx_label, None, onnx_note))
+        for candidate, out in zip(
+            candidates[-len(runners) :] if runners else [], probs, strict=True
+        ):
+            if not candidate.row.note.startswith("refused"):
+                candidate.row.vs_streaming_vad = _compare(out, streamed[0])
     return rows
 
 
