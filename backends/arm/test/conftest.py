@@ -27,7 +27,7 @@ from examples.arm.silero_vad.model_export.frame_geometry import (
 from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 from examples.arm.silero_vad.model_export.stateful_silero_vad import DEFAULT_AUDIO_INPUT
-from examples.arm.silero_vad.model_export.targets import CPU_TARGET
+from examples.arm.silero_vad.model_export.targets import CPU_TARGET, XNNPACK_TARGET
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 SILERO_DATA_DIR = REPO_ROOT / "examples" / "arm" / "silero_vad" / "data"
@@ -117,6 +117,31 @@ def silero_cpu_export(
             target=CPU_TARGET,
         )
     )
+
+
+@pytest.fixture(scope="session")
+def silero_xnnpack_export(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[int], ExportResult]:
+    """Float Silero lowered with XNNPACK at a sample rate (the validation clips of that rate
+    referenced), exported once per rate for every test that needs it."""
+    exports: dict[int, ExportResult] = {}
+
+    def export(sample_rate: int) -> ExportResult:
+        if sample_rate not in exports:
+            suffix = "" if sample_rate == DEFAULT_SAMPLE_RATE else f"_{sample_rate // 1000}k"
+            exports[sample_rate] = export_silero_vad(
+                ExportOptions(
+                    calibration_wavs=[],
+                    validation_wavs=wav_files(SILERO_DATA_DIR / f"validation{suffix}"),
+                    output_dir=tmp_path_factory.mktemp(f"silero_xnnpack{suffix}"),
+                    target=XNNPACK_TARGET,
+                    sample_rate=sample_rate,
+                )
+            )
+        return exports[sample_rate]
+
+    return export
 
 
 # --- The bare-metal scripts and the host runner (misc/test_silero_vad_{baremetal,pools}.py) ---

@@ -42,12 +42,20 @@ calibration_wavs=()
 # Silero's two models; the host test runs each on the clips at its rate.
 HOST_SAMPLE_RATES=(16000 8000)
 host_sample_rates=() # --sample-rate; empty: every rate the clips ask for
+# The host programs (run.sh --target): the NPU's quantized arithmetic and float Silero on XNNPACK.
+HOST_TARGETS=(cpu xnnpack)
+host_targets=() # --host-target; empty: both
 skip_export=0
 host_max_abs="1e-4"
 # The host runner against the PyTorch quantized program, both rates: measured 1.5e-2
 # (16 kHz) and 2.2e-2 (8 kHz) on the committed clips with executorch 1.4.1 (portable
 # kernels, like the Python runtime); the bound is about twice the larger.
 quantized_max_abs="4e-2"
+# The XNNPACK program: the runner and ExecuTorch's Python runtime run the same XNNPACK
+# library (measured bit for bit on both releases), and float Silero within 3.2e-6 of the
+# eager float model on the committed clips (the bound is the issue's).
+xnnpack_max_abs="0"
+float_max_abs="1e-4"
 fvp_max_abs=""
 fvp_timelimit=600
 
@@ -80,6 +88,8 @@ Options:
                           these, resampled to its rate
   --sample-rate R         host test: the model to test, 16000 or 8000 (repeatable;
                           default: both, or the rates of the --validation-wav clips)
+  --host-target T         host test: the program to test, cpu or xnnpack (repeatable;
+                          default: both)
   --skip-export           reuse the export already in the work directory
   --build-dir DIR         host build tree (default: build/host, shared with
                           run_cpp_tests.sh; an existing tree is reused as it is)
@@ -87,6 +97,8 @@ Options:
                           (default: ${host_max_abs})
   --quantized-max-abs X   host test: limit against the PyTorch quantized program
                           (default: ${quantized_max_abs})
+  --xnnpack-max-abs X     host test, xnnpack program: limit against the program
+                          reference (default: ${xnnpack_max_abs}, equal)
   --executorch-root DIR   Ethos-U test: ExecuTorch source checkout (default:
                           \$EXECUTORCH_ROOT), set up with examples/arm/setup.sh and
                           built with 'cmake --preset arm-baremetal' (see
@@ -104,14 +116,17 @@ Options:
                           program when there is no twin)
   -h, --help              this text
 
-run_silero_vad_e2e_host: for each of Silero's two models, 16 kHz and 8 kHz, exports the
-quantized stateful model without a delegate (run.sh --target cpu --sample-rate R),
-runs the C++ host runner (built once; it takes the rate from the program) on every clip
-of that rate and compares its probabilities with the same .pte run by ExecuTorch's
-Python runtime (verification/program_reference.py): max abs error <= --host-max-abs and no
-decision flip at 0.5, for the .bin and for the serial log; the clip streamed to the
-runner's standard input (cat clip | runner --wav -) must print the same bytes as the
-file. Against the PyTorch quantized program (reference/<clip>.quantized.bin) the bound
+run_silero_vad_e2e_host: for each of Silero's two models, 16 kHz and 8 kHz, and each host
+program, exports the quantized stateful model without a delegate (run.sh --target cpu
+--sample-rate R) and float Silero on XNNPACK (--target xnnpack), runs the C++ host runner
+(built once; it takes the rate from the program) on every clip of that rate and compares
+its probabilities with the same .pte run by ExecuTorch's Python runtime
+(verification/program_reference.py, what StreamingVad runs): max abs error <=
+--host-max-abs (cpu) or --xnnpack-max-abs (xnnpack, default equal) and no decision flip at
+0.5, for the .bin and for the serial log; the clip streamed to the runner's standard input
+(cat clip | runner --wav -) must print the same bytes as the file. The XNNPACK program's
+runner output is also held to float Silero (reference/<clip>.float.bin): max abs <=
+${float_max_abs}, no flip. Against the PyTorch quantized program (reference/<clip>.quantized.bin) the bound
 is looser, max abs <= --quantized-max-abs and no flip limit: ExecuTorch's CPU kernels
 round the float steps between quantize and dequantize differently from PyTorch and the
 recurrent state carries that (measured on the committed clips with executorch 1.4.1
@@ -170,6 +185,8 @@ parse_options() {
       --build-dir) host_build_dir="${2:?--build-dir needs a value}"; shift 2 ;;
       --host-max-abs) host_max_abs="${2:?--host-max-abs needs a value}"; shift 2 ;;
       --quantized-max-abs) quantized_max_abs="${2:?--quantized-max-abs needs a value}"; shift 2 ;;
+      --xnnpack-max-abs) xnnpack_max_abs="${2:?--xnnpack-max-abs needs a value}"; shift 2 ;;
+      --host-target) host_targets+=("${2:?--host-target needs a value}"); shift 2 ;;
       --executorch-root) executorch_root="${2:?--executorch-root needs a value}"; shift 2 ;;
       --target) target="${2:?--target needs a value}"; shift 2 ;;
       --fvp-timelimit) fvp_timelimit="${2:?--fvp-timelimit needs a value}"; shift 2 ;;
@@ -181,11 +198,16 @@ parse_options() {
   [[ "${fvp_timelimit}" =~ ^[0-9]+$ ]] || ootb_usage_error "--fvp-timelimit needs whole seconds, got '${fvp_timelimit}'"
   silero_vad_board_for_target "${target}" >/dev/null ||
     ootb_usage_error "--target ${target}: not a target of the Corstone boards; use ${SILERO_VAD_TARGETS_HELP}"
-  local rate
+  local rate host_target
   for rate in "${host_sample_rates[@]}"; do
     [[ " ${HOST_SAMPLE_RATES[*]} " == *" ${rate} "* ]] ||
       ootb_usage_error "--sample-rate ${rate}: Silero's models take ${HOST_SAMPLE_RATES[*]}"
   done
+  for host_target in "${host_targets[@]}"; do
+    [[ " ${HOST_TARGETS[*]} " == *" ${host_target} "* ]] ||
+      ootb_usage_error "--host-target ${host_target}: the host programs are ${HOST_TARGETS[*]}"
+  done
+  [[ ${#host_targets[@]} -gt 0 ]] || host_targets=("${HOST_TARGETS[@]}")
   if [[ ${#validation_wavs[@]} -eq 0 ]]; then
     validation_wavs=("${example_dir}"/data/validation/*.wav)
   else
@@ -265,28 +287,34 @@ for path in sys.argv[1:]:
 EOF
 }
 
-# host_model_dir RATE: the host test's work directory of the RATE Hz model.
+# host_model_dir RATE [TARGET]: the host test's work directory of the RATE Hz model's
+# TARGET program (default cpu): host, host_8k, host_xnnpack, host_xnnpack_8k.
 host_model_dir() {
-  if [[ "$1" == 16000 ]]; then echo "${work_dir}/host"; else echo "${work_dir}/host_$(($1 / 1000))k"; fi
+  local name="host"
+  [[ "${2:-cpu}" == cpu ]] || name+="_$2"
+  [[ "$1" == 16000 ]] || name+="_$(($1 / 1000))k"
+  echo "${work_dir}/${name}"
 }
 
-# host_e2e_model RATE STEP STEPS RUNNER CLIP...: export the RATE Hz model for the CPU,
-# run it on the CLIPs with ExecuTorch's Python runtime and the C++ RUNNER, and compare.
-# Appends what went wrong to the caller's failures array; times its steps from the
+# host_e2e_model RATE TARGET STEP STEPS RUNNER CLIP...: export the RATE Hz model's TARGET
+# host program, run it on the CLIPs with ExecuTorch's Python runtime and the C++ RUNNER, and
+# compare. Appends what went wrong to the caller's failures array; times its steps from the
 # caller's start.
 host_e2e_model() {
-  local rate="$1" step="$2" steps="$3" runner="$4"
-  shift 4
+  local rate="$1" target="$2" step="$3" steps="$4" runner="$5"
+  shift 5
   local clips=("$@")
-  local label="$((rate / 1000)) kHz"
+  local label="$((rate / 1000)) kHz ${target}"
   local dir
-  dir="$(host_model_dir "${rate}")"
+  dir="$(host_model_dir "${rate}" "${target}")"
   local export_dir="${dir}/export"
-  local pte="${export_dir}/silero_vad_cpu.pte"
+  local pte="${export_dir}/silero_vad_${target}.pte"
+  local program_max_abs="${host_max_abs}"
+  [[ "${target}" == cpu ]] || program_max_abs="${xnnpack_max_abs}"
   mkdir -p "${dir}/program" "${dir}/runner" "${export_dir}"
 
-  ootb_log "[${step}/${steps}] ${label}: export --target cpu --sample-rate ${rate} of ${#clips[@]} clip(s) into ${export_dir} ($((SECONDS - start)) s)"
-  export_model cpu "${export_dir}" "${rate}" "${clips[@]}"
+  ootb_log "[${step}/${steps}] ${label}: export --target ${target} --sample-rate ${rate} of ${#clips[@]} clip(s) into ${export_dir} ($((SECONDS - start)) s)"
+  export_model "${target}" "${export_dir}" "${rate}" "${clips[@]}"
 
   step=$((step + 1))
   ootb_log "[${step}/${steps}] ${label}: program reference, the .pte on ExecuTorch's Python runtime ($((SECONDS - start)) s)"
@@ -328,15 +356,26 @@ host_e2e_model() {
     fi
     local reference="${dir}/program/${name}.program.bin"
     for actual in "${out}.bin" "${out}.log"; do
-      if line="$(compare "${actual}" "${reference}" --max-abs "${host_max_abs}" --max-flips 0)"; then
+      # A log has 6 decimals: held to the .bin's bound plus its rounding.
+      local limit="${program_max_abs}"
+      [[ "${actual}" == *.bin || "${limit}" != 0 ]] || limit="1e-6"
+      if line="$(compare "${actual}" "${reference}" --max-abs "${limit}" --max-flips 0)"; then
         ootb_log "  $(basename "${actual}") vs program reference: ${line}"
       else
         echo "${line}" | sed "s/^/${current_test}:   /" >&2
-        failures+=("${name}: $(basename "${actual}") outside max abs ${host_max_abs} / 0 flips against ${reference}")
+        failures+=("${name}: $(basename "${actual}") outside max abs ${limit} / 0 flips against ${reference}")
       fi
     done
     local quantized="${export_dir}/reference/${name}.quantized.bin"
-    if [[ -f "${quantized}" ]]; then
+    local float="${export_dir}/reference/${name}.float.bin"
+    if [[ "${target}" == xnnpack ]]; then
+      if line="$(compare "${out}.bin" "${float}" --max-abs "${float_max_abs}" --max-flips 0)"; then
+        ootb_log "  ${name}.bin vs float Silero: ${line}"
+      else
+        echo "${line}" | sed "s/^/${current_test}:   /" >&2
+        failures+=("${name}: ${name}.bin outside max abs ${float_max_abs} / 0 flips against ${float}")
+      fi
+    elif [[ -f "${quantized}" ]]; then
       if line="$(compare "${out}.bin" "${quantized}" --max-abs "${quantized_max_abs}")"; then
         ootb_log "  ${name}.bin vs PyTorch quantized program: ${line}"
       else
@@ -357,7 +396,7 @@ run_silero_vad_e2e_host() { # export the 16 and 8 kHz models for the CPU, C++ ho
 
   # Which model runs on which clips: the given clips by their WAV's rate (the runner
   # reads the program's rate only), else each model's committed validation clips.
-  local rates=() rate clip_rates=() index
+  local rates=() rate clip_rates=() index host_target
   if [[ ${validation_wavs_given} -eq 1 ]]; then
     mapfile -t clip_rates < <(wav_rates "${validation_wavs[@]}")
     [[ ${#clip_rates[@]} -eq ${#validation_wavs[@]} ]] ||
@@ -385,7 +424,7 @@ run_silero_vad_e2e_host() { # export the 16 and 8 kHz models for the CPU, C++ ho
     rates+=("${rate}")
   done
 
-  local steps=$((1 + 3 * ${#rates[@]}))
+  local steps=$((1 + 3 * ${#rates[@]} * ${#host_targets[@]}))
   ootb_log "[1/${steps}] host runner in ${host_build_dir} ($((SECONDS - start)) s)"
   local build_args=(--build-dir "${host_build_dir}")
   if [[ -n "${executorch_version}" ]]; then
@@ -414,19 +453,23 @@ run_silero_vad_e2e_host() { # export the 16 and 8 kHz models for the CPU, C++ ho
     else
       clips=("${example_dir}/data/validation_$((rate / 1000))k"/*.wav)
     fi
-    host_e2e_model "${rate}" "${step}" "${steps}" "${runner}" "${clips[@]}"
-    step=$((step + 3))
+    for host_target in "${host_targets[@]}"; do
+      host_e2e_model "${rate}" "${host_target}" "${step}" "${steps}" "${runner}" "${clips[@]}"
+      step=$((step + 3))
+    done
     summary+=("$((rate / 1000)) kHz: ${#clips[@]} clip(s)")
     total=$((total + ${#clips[@]}))
   done
 
   local dirs
-  dirs="$(for rate in "${rates[@]}"; do host_model_dir "${rate}"; done | paste -sd ' ')"
+  dirs="$(for rate in "${rates[@]}"; do for host_target in "${host_targets[@]}"; do
+    host_model_dir "${rate}" "${host_target}"
+  done; done | paste -sd ' ')"
   if [[ ${#failures[@]} -gt 0 ]]; then
     printf '%s\n' "${failures[@]/#/${current_test}: }" >&2
     ootb_fail "${#failures[@]} problem(s) on ${total} clip(s) ($((SECONDS - start)) s; work dir ${dirs})"
   fi
-  ootb_log "PASS ($(printf '%s, ' "${summary[@]}")$((SECONDS - start)) s; work dir ${dirs})"
+  ootb_log "PASS (${host_targets[*]} programs; $(printf '%s, ' "${summary[@]}")$((SECONDS - start)) s; work dir ${dirs})"
 }
 
 # Puts the toolchain and FVPs that ExecuTorch's examples/arm/setup.sh installed on PATH.

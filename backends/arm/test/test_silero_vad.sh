@@ -30,8 +30,10 @@ Without --executorch it tests every release that has a requirements/executorch-*
   B. on each other release, in its own venv, what depends on the release:
      1. C++ host build against that release (build/host-executorch-VERSION) and CTest
      2. pytest: the passes, the model on the release's test pipelines (tosa, u55, u65,
-        u85), the Silero export, the device twin, the release checks
-     3. the host end-to-end test, 16 and 8 kHz (test_arm_ootb.sh run_silero_vad_e2e_host)
+        u85), the Silero export, the XNNPACK host program on the release's runtime, the
+        device twin, the release checks
+     3. the host end-to-end test, 16 and 8 kHz (test_arm_ootb.sh run_silero_vad_e2e_host):
+        the cpu program on every committed clip, the xnnpack program on one per rate
      4. the release's own Arm tests, plain and guarded (as A4)
   C. release parity: the main job (run.sh) on the default release and on each other
      one (build/release_parity/VERSION), compared by backends/arm/test/compare_releases.py
@@ -129,10 +131,11 @@ release_checks() {
       --skip-sanitizers --skip-cross --skip-fuzz
   fi
 
-  stage "pytest on executorch ${version}: passes, model pipelines, export, device twin, release checks"
+  stage "pytest on executorch ${version}: passes, model pipelines, export, host programs, device twin, release checks"
   python -m pytest backends/arm/test/passes \
     backends/arm/test/models/test_silero_vad_arm.py \
     backends/arm/test/misc/test_silero_vad_example.py \
+    backends/arm/test/misc/test_silero_vad_xnnpack.py \
     backends/arm/test/misc/test_silero_vad_device_twin.py \
     backends/arm/test/misc/test_silero_vad_release_compat.py "${pytest_args[@]}"
 
@@ -148,7 +151,15 @@ release_checks() {
     # (val8k_es, no flip) and 2.2e-2 from the quantized program on 1.5.1.
     stage "host end to end on executorch ${version}"
     backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_host --build-dir "${build_dir}" \
-      --work-dir "build/ootb-executorch-${version}" --host-max-abs 6e-2 --quantized-max-abs 6e-2
+      --work-dir "build/ootb-executorch-${version}" --host-max-abs 6e-2 --quantized-max-abs 6e-2 \
+      --host-target cpu
+    # The XNNPACK program keeps its default bound, equal to the program reference (the runner
+    # and the Python runtime link the same libexecutorch_backend_xnnpack; measured bit for bit
+    # on every validation clip): one clip per rate shows it.
+    backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_host --build-dir "${build_dir}" \
+      --work-dir "build/ootb-executorch-${version}" --host-target xnnpack \
+      --validation-wav examples/arm/silero_vad/data/validation/val_fr_male_pink8.wav \
+      --validation-wav examples/arm/silero_vad/data/validation_8k/val8k_es_female_brown9.wav
   fi
 
   upstream_arm_tests "${version}"

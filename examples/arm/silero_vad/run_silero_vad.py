@@ -5,8 +5,10 @@
 
 """The example's main job (``run.sh``): export -> device twin -> accuracy -> report.
 
-The device twin runs for Ethos-U targets only; accuracy is also measured under recording
-conditions. Writes ``report.json``, ``report.md`` and ``plots/<clip>.png``.
+The device twin runs for Ethos-U targets only; the host targets' programs run on
+ExecuTorch's Python runtime instead (``xnnpack``) or are measured through the PyTorch
+quantized program (``cpu``). Accuracy is also measured under recording conditions. Writes
+``report.json``, ``report.md`` and ``plots/<clip>.png``.
 """
 
 from __future__ import annotations
@@ -51,11 +53,18 @@ from examples.arm.silero_vad.model_export.targets import (
     CPU_TARGET,
     DEFAULT_NPU_TARGET,
     ETHOS_U_TARGETS,
+    HOST_TARGETS,
+    XNNPACK_TARGET,
     all_targets,
+)
+from examples.arm.silero_vad.model_export.xnnpack_program import (
+    PROGRAM_REFERENCE,
+    program_stream_probabilities,
 )
 from examples.arm.silero_vad.verification.accuracy import (
     NPU,
     QUANTIZED,
+    XNNPACK,
     ClipProbabilities,
     accuracy_report,
 )
@@ -98,7 +107,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="run.sh",
         description="Export Silero VAD as a stateful quantized ExecuTorch program for Ethos-U, "
         "run the device twin on the validation clips and report its accuracy against the "
-        "quantized program and the float model (report.json, report.md, plots/).",
+        "quantized program and the float model (report.json, report.md, plots/). A host "
+        "target (xnnpack, cpu) exports a program for the host and reports it the same way.",
     )
     add = parser.add_argument
     for kind in ("calibration", "validation"):
@@ -112,12 +122,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="16000 (512-sample frames) or 8000 (256, telephone band) (default: %(default)s)",
     )
     families = ", ".join(f"{'/'.join(t)}" for t in ETHOS_U_TARGETS.values())
+    hosts = "; ".join(f"{target}: {role}" for target, role in HOST_TARGETS.items())
     add(
         "--target",
         default=DEFAULT_NPU_TARGET,
         choices=all_targets(),
         metavar="TARGET",
-        help=f"Ethos-U ({families}) or {CPU_TARGET} (no device twin) (default: %(default)s)",
+        help=f"Ethos-U ({families}), or a host program without device twin ({hosts}) "
+        "(default: %(default)s)",
     )
     for option in ("--system-config", "--memory-mode"):
         add(option, help="from Arm/vela.ini (default: EthosUCompileSpec's for the target)")
@@ -166,8 +178,8 @@ def check_target_options(target: str, system_config: str | None, memory_mode: st
         choices = [s.removeprefix(prefix) for s in sections.sections() if s.startswith(prefix)]
         if value is None:
             continue
-        if target == CPU_TARGET:
-            raise UsageError(f"{what} {value}: the {CPU_TARGET} target does not run Vela")
+        if target in HOST_TARGETS:
+            raise UsageError(f"{what} {value}: the {target} target does not run Vela")
         if value not in choices:
             raise UsageError(f"{what} {value}: not one of {', '.join(choices)}")
 
@@ -196,11 +208,12 @@ def native_stdout_to(path: Path) -> Iterator[None]:
 
 
 def clip_probabilities(
-    stream: AudioStream, output_dir: Path, twin: dict[str, TwinStream] | None
+    stream: AudioStream, output_dir: Path, twin: dict[str, TwinStream] | None, kind: str
 ) -> ClipProbabilities:
-    """The float/quantized references the export wrote, with the twin's when there is one."""
+    """The references the export wrote (float and ``kind``: ``quantized``, or ``program`` for
+    the xnnpack target), with the twin's when there is one."""
     float_model = read_probabilities(reference_path(output_dir, stream.name, "float"))
-    quantized = read_probabilities(reference_path(output_dir, stream.name, "quantized"))
+    quantized = read_probabilities(reference_path(output_dir, stream.name, kind))
     if twin is None:
         actual, quantized = quantized, None
     else:
@@ -232,14 +245,15 @@ def write_plots(
             segments["float"],
             segments[actual],
             accuracy["threshold"],
-            actual_label="NPU twin" if actual == NPU else "quantized",
+            actual_label={NPU: "NPU twin", XNNPACK: "XNNPACK program"}.get(actual, "quantized"),
             sample_rate=stream.sample_rate,
         )
     return paths
 
 
 def device_runner(result: ExportResult, output_dir: Path, on_npu: bool) -> DeviceRunner:
-    """What runs the derived streams: the device twin, or the quantized program (cpu)."""
+    """What runs the derived streams: the device twin, the quantized program (cpu) or the
+    program on ExecuTorch's Python runtime (xnnpack)."""
     audio_input = result.report["audio_input"]
 
     def run(streams: list[AudioStream]) -> list[tuple]:
@@ -252,8 +266,12 @@ def device_runner(result: ExportResult, output_dir: Path, on_npu: bool) -> Devic
         outputs = []
         for stream in streams:
             progress.start_clip(stream.name)
-            frames = program_frames(stream, audio_input)
-            outputs.append((stream_probabilities(result.quantized, frames), None))
+            if result.quantized is None:
+                probabilities = program_stream_probabilities(result.pte_path, stream)
+            else:
+                frames = program_frames(stream, audio_input)
+                probabilities = stream_probabilities(result.quantized, frames)
+            outputs.append((probabilities, None))
             progress.advance(stream.num_frames)
             progress.finish_clip()
         return outputs
@@ -281,8 +299,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = parse_args(argv)
     output_dir: Path = args.output_dir
-    on_npu = args.target != CPU_TARGET
+    on_npu = args.target not in HOST_TARGETS
     check_target_options(args.target, args.system_config, args.memory_mode)
+    if args.target == XNNPACK_TARGET and args.audio_input != DEFAULT_AUDIO_INPUT:
+        raise UsageError(f"--input {args.audio_input}: the {XNNPACK_TARGET} program takes int16")
     options = ExportOptions(
         calibration_wavs=args.calibration_wav or default_clips("calibration", args.sample_rate),
         validation_wavs=args.validation_wav or default_clips("validation", args.sample_rate),
@@ -322,14 +342,21 @@ def main(argv: list[str] | None = None) -> int:
                     "calibrate with audio like it",
                     flush=True,
                 )
-    else:
+    elif args.target == CPU_TARGET:
         print(
             f"target {CPU_TARGET}: no device twin (it emulates the NPU delegate); "
             "accuracy is the quantized program's against the float model"
         )
+    else:
+        print(
+            f"target {XNNPACK_TARGET}: float Silero on XNNPACK; accuracy is the program's on "
+            "ExecuTorch's Python runtime against the eager float model"
+        )
 
-    clips = [clip_probabilities(stream, output_dir, twin) for stream in streams]
-    accuracy = accuracy_report(clips, threshold=args.threshold)
+    kind = PROGRAM_REFERENCE if args.target == XNNPACK_TARGET else "quantized"
+    clips = [clip_probabilities(stream, output_dir, twin, kind) for stream in streams]
+    side = NPU if on_npu else XNNPACK if args.target == XNNPACK_TARGET else QUANTIZED
+    accuracy = accuracy_report(clips, threshold=args.threshold, actual=side)
     report = result.report | {"accuracy": accuracy}
     if args.conditions:
         print(
@@ -338,7 +365,6 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         run = device_runner(result, output_dir, on_npu)
-        side = NPU if on_npu else QUANTIZED
         report["conditions"] = conditions_report(
             args.conditions, streams, result.float_model, run, side, args.threshold
         )

@@ -34,9 +34,10 @@ REPO_ROOT = Path(__file__).resolve().parents[4]
 OOTB = REPO_ROOT / "backends" / "arm" / "test" / "test_arm_ootb.sh"
 VALIDATION_8K = REPO_ROOT / "examples" / "arm" / "silero_vad" / "data" / "validation_8k"
 EXIT_NOT_RUN = 77
-# The host test's budget: per sample rate a cpu export (~30 s with one clip), the program
-# reference, the runner. The runner build is reused from run_cpp_tests.sh
-# (test_silero_vad.sh runs it first); from a clean tree it adds a build of the runner alone.
+# The host test's budget: per sample rate a cpu export (~30 s with one clip) and an xnnpack
+# export (~10 s), each program's reference, the runner. The runner build is reused from
+# run_cpp_tests.sh (test_silero_vad.sh runs it first); from a clean tree it adds a build of
+# the runner alone.
 OOTB_TIMEOUT_S = 900
 
 
@@ -147,31 +148,35 @@ def test_ootb_host_rejects_clip_rates(validation_wavs: list[Path], tmp_path: Pat
 
 @pytest.mark.slow
 def test_ootb_host_runner_matches_program(validation_wavs: list[Path], tmp_path: Path) -> None:
-    """Export both models for the CPU, build the host runner, run one clip of each rate:
-    PASS against the program."""
+    """Export both models as both host programs, build the host runner, run one clip of each
+    rate: PASS against the program."""
     clips = {16000: validation_wavs[0], 8000: wav_files(VALIDATION_8K)[0]}
     result = _passing_e2e(
         "run_silero_vad_e2e_host", clips[16000], tmp_path, "--validation-wav", str(clips[8000])
     )
-    assert "PASS (16 kHz: 1 clip(s), 8 kHz: 1 clip(s), " in result.stdout
+    assert "PASS (cpu xnnpack programs; 16 kHz: 1 clip(s), 8 kHz: 1 clip(s), " in result.stdout
     for rate, wav in clips.items():
-        model_dir = tmp_path / ("host" if rate == 16000 else "host_8k")
-        _check_host_model(result.stdout, model_dir, wav, rate)
+        for target in ("cpu", "xnnpack"):
+            model_dir = tmp_path / "_".join(
+                ["host"] + ([target] if target != "cpu" else []) + ([] if rate == 16000 else ["8k"])
+            )
+            _check_host_model(result.stdout, model_dir, wav, rate, target)
 
 
-def _check_host_model(stdout: str, model_dir: Path, wav: Path, rate: int) -> None:
+def _check_host_model(stdout: str, model_dir: Path, wav: Path, rate: int, target: str) -> None:
     """One clip of the host test at ``rate``: the runner against the program, and the Python
-    streaming API on the same program."""
+    streaming API on the same program (the XNNPACK program: equal, bit for bit)."""
     name = wav.stem
     assert f"{name}.bin vs program reference: frames=" in stdout, name
-    assert f"{name}.bin vs PyTorch quantized program: frames=" in stdout, name
+    reference = "float Silero" if target == "xnnpack" else "PyTorch quantized program"
+    assert f"{name}.bin vs {reference}: frames=" in stdout, name
     assert f"{name}: DONE frames=" in stdout and "host runner time per frame: median" in stdout
-    pte = model_dir / "export" / "silero_vad_cpu.pte"
+    pte = model_dir / "export" / f"silero_vad_{target}.pte"
     stream = load_stream(wav, frame_geometry(rate))
     runner = np.fromfile(model_dir / "runner" / f"{name}.bin", dtype="<f4")
     program = np.fromfile(model_dir / "program" / f"{name}.program.bin", dtype="<f4")
     assert runner.size == program.size == stream.num_frames, name
-    assert np.abs(runner - program).max() <= 1e-4, name
+    assert np.abs(runner - program).max() <= (0 if target == "xnnpack" else 1e-4), name
 
     # The Python streaming API on the same program and clip, fed in uneven chunks, makes
     # the C++ runner's decisions: the same segments and every frame on the same side of
@@ -186,6 +191,8 @@ def _check_host_model(stdout: str, model_dir: Path, wav: Path, rate: int) -> Non
     segments = [(s.start_s, s.end_s) for update in updates for s in update.segments]
     assert streamed.size == len(log.probabilities) == runner.size, name
     assert np.abs(streamed - np.asarray(log.probabilities)).max() <= 1e-4, name
+    if target == "xnnpack":
+        np.testing.assert_array_equal(streamed, runner, err_msg=name)
     assert np.array_equal(streamed >= 0.5, runner >= 0.5), name
     assert [(round(a, 3), round(b, 3)) for a, b in segments] == log.segments_s, name
     assert log.segments_s, f"{name} has speech: an empty segment list would compare nothing"

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -142,29 +143,31 @@ def test_a_finished_stream_needs_a_reset(streaming_vad: StreamingVad) -> None:
 def test_an_ethos_u_program_is_refused_with_the_way_out_u85(
     silero_u85_export: ExportResult,
 ) -> None:
-    with pytest.raises(CpuProgramError, match="run.sh --target cpu"):
+    with pytest.raises(CpuProgramError, match="run.sh --target xnnpack"):
         StreamingVad(silero_u85_export.pte_path)
 
 
 def test_the_readme_example_prints_the_programs_segments(
-    silero_cpu_export: ExportResult,
+    silero_xnnpack_export: Callable[[int], ExportResult],
     validation_wavs: list[Path],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The example README's usage block, run as written on a committed clip."""
+    """The example README's usage block, run as written on a committed clip with the program
+    it names (run.sh --target xnnpack)."""
+    export = silero_xnnpack_export(16000)
     readme = (REPO_ROOT / "examples" / "arm" / "silero_vad" / "README.md").read_text()
     section = readme.split("## Python streaming API", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    stream = silero_cpu_export.validation_streams[0]
+    stream = export.validation_streams[0]
     wav = next(path for path in validation_wavs if path.stem == stream.name)
     for placeholder, path in (
-        ('"out/cpu/silero_vad_cpu.pte"', silero_cpu_export.pte_path),
+        ('"out/xnnpack/silero_vad_xnnpack.pte"', export.pte_path),
         ('"clip.wav"', wav),
     ):
         assert placeholder in code
         code = code.replace(placeholder, repr(str(path)))
     exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - our own README's example
-    program = program_probabilities(silero_cpu_export.pte_path.read_bytes(), stream)
+    program = program_probabilities(export.pte_path.read_bytes(), stream)
     expected = [
         f"speech {start / 16000:.3f}-{end / 16000:.3f} s"
         for start, end in speech_segments(program, stream.num_samples)

@@ -34,7 +34,11 @@ from examples.arm.silero_vad.model_export.export_silero_vad import (
 )
 from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE, SAMPLE_RATES
 from examples.arm.silero_vad.model_export.model_config import DEFAULT_CONFIG, ModelConfig
-from examples.arm.silero_vad.model_export.targets import CPU_TARGET, DEFAULT_NPU_TARGET, all_targets
+from examples.arm.silero_vad.model_export.targets import (
+    DEFAULT_NPU_TARGET,
+    HOST_TARGETS,
+    all_targets,
+)
 from examples.arm.silero_vad.run_silero_vad import default_clips, device_runner
 from examples.arm.silero_vad.verification.accuracy import NPU, QUANTIZED
 from examples.arm.silero_vad.verification.cli import exit_on_errors
@@ -113,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--calibration-wav", action="append", type=Path)
     add("--validation-wav", action="append", type=Path)
     add("--variant", action="append", choices=list(VARIANTS), help="default: default")
-    npu_targets = [target for target in all_targets() if target != CPU_TARGET]
+    npu_targets = [target for target in all_targets() if target not in HOST_TARGETS]
     add("--target", default=DEFAULT_NPU_TARGET, choices=npu_targets, help="default: %(default)s")
     add("--sample-rate", type=int, choices=SAMPLE_RATES, default=DEFAULT_SAMPLE_RATE)
     conditions_help = "a recording condition or set (levels, recording, all); default: all"

@@ -123,12 +123,12 @@ def program_geometry_of(model: Path) -> FrameGeometry:
     """The frame geometry the program's metadata declares (ExecuTorch's Python runtime)."""
     from examples.arm.silero_vad.streaming.cpu_program import (
         CpuProgramError,
-        load_runtime,
+        load_program,
         program_geometry,
     )
 
     try:
-        return program_geometry(load_runtime().load_program(model.read_bytes()), str(model))
+        return program_geometry(load_program(model.read_bytes()), str(model))
     except (OSError, RuntimeError, CpuProgramError) as error:
         raise SoakError(f"{model}: cannot read the program's sample rate ({error})") from None
 
@@ -298,7 +298,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog="Exit status: 0 all checks passed, 1 a check failed, 2 unusable arguments.",
     )
     add = parser.add_argument
-    add("--model", type=Path, required=True, help="a CPU program (run.sh --target cpu)")
+    add("--model", type=Path, required=True, help="a host program (run.sh --target xnnpack or cpu)")
     add("--runner", type=Path, default=DEFAULT_RUNNER, help="default: %(default)s")
     add("--hours", type=float, default=1.0, help="hours of audio (default 1)")
     add("--seed", type=int, default=0, help="seed of the audio (default 0)")

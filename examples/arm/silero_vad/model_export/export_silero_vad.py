@@ -54,10 +54,12 @@ from examples.arm.silero_vad.model_export.stateful_silero_vad import (
     stream_probabilities,
 )
 from examples.arm.silero_vad.model_export.targets import (
-    CPU_TARGET,
     DEFAULT_NPU_TARGET,
+    HOST_TARGETS,
+    XNNPACK_TARGET,
     VelaSettings,
     default_vela_settings,
+    program_role,
     reversal_for,
 )
 from examples.arm.silero_vad.model_export.vela_report import read_vela_report
@@ -78,8 +80,8 @@ class ExportOptions:
     audio_input: str = DEFAULT_AUDIO_INPUT
 
     def vela_settings(self) -> VelaSettings | None:
-        """The system config and memory mode Vela compiles for (None for the cpu target)."""
-        if self.target == CPU_TARGET:
+        """The system config and memory mode Vela compiles for (None for a host target)."""
+        if self.target in HOST_TARGETS:
             return None
         default = default_vela_settings(self.target)
         return VelaSettings(
@@ -92,8 +94,9 @@ class ExportResult:
     report: dict
     pte_path: Path
     validation_streams: list[AudioStream]
-    # The PyTorch quantized program the .pte was lowered from (what the cpu target runs).
-    quantized: torch.nn.Module
+    # The PyTorch quantized program the .pte was lowered from (what the cpu target runs);
+    # None for the xnnpack target, float Silero itself (xnnpack_program.py).
+    quantized: torch.nn.Module | None
     # Float Silero at the program's sample rate: the accuracy reference.
     float_model: SileroVAD
 
@@ -161,6 +164,10 @@ def quantize_configured(
 
 def export_silero_vad(options: ExportOptions) -> ExportResult:
     """Calibrates, quantizes, lowers, checks and writes the artifacts; returns the report."""
+    if options.target == XNNPACK_TARGET:  # float Silero: nothing to calibrate or quantize
+        from examples.arm.silero_vad.model_export.xnnpack_program import export_xnnpack_program
+
+        return export_xnnpack_program(options)
     _check_disjoint(options.calibration_wavs, options.validation_wavs)
     geometry = frame_geometry(options.sample_rate)
     calibration = load_streams(options.calibration_wavs, geometry)
@@ -204,6 +211,7 @@ def export_silero_vad(options: ExportOptions) -> ExportResult:
     report: dict = {
         "executorch_version": version("executorch"),
         "target": options.target,
+        "program": program_role(options.target),
         "system_config": system_config,
         "memory_mode": memory_mode,
         "sample_rate": options.sample_rate,

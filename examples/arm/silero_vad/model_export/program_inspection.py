@@ -63,6 +63,7 @@ class ProgramSummary:
     inputs: list[TensorSpec | None]  # None for an input that is not a tensor
     outputs: list[TensorSpec | None]
     metadata: dict[str, int]  # the program's integer constant methods
+    backends: tuple[str, ...] = ()  # the backend of each delegate of ``forward``
 
 
 def _quantization(values, args: list[int]) -> TensorQuantization:
@@ -134,4 +135,5 @@ def inspect_program(pte: bytes | Path) -> ProgramSummary:
         inputs=[_tensor_spec(values[index].val) for index in plan.inputs],
         outputs=[_tensor_spec(values[index].val) for index in plan.outputs],
         metadata=metadata,
+        backends=tuple(delegate.id for delegate in plan.delegates),
     )

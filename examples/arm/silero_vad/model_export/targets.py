@@ -3,9 +3,13 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""The targets: every Ethos-U configuration Vela knows, or the CPU. Ethos-U55 and U65 run
-the TOSA "+u55" subset without REVERSE, so the framed STFT reverses with an exchange
-matrix there; Vela's defaults come from the installed release's ``EthosUCompileSpec``."""
+"""The targets: every Ethos-U configuration Vela knows, and two host programs that must not
+be mistaken for each other (``HOST_TARGETS``): ``xnnpack``, float Silero on the release's
+XNNPACK backend, the program for Linux-class products; ``cpu``, the NPU's quantized
+arithmetic on ExecuTorch's portable kernels, the host reference of the Ethos-U programs.
+Ethos-U55 and U65 run the TOSA "+u55" subset without REVERSE, so the framed STFT reverses
+with an exchange matrix there; Vela's defaults come from the installed release's
+``EthosUCompileSpec``."""
 
 from __future__ import annotations
 
@@ -17,7 +21,15 @@ from ethosu.vela.architecture_features import Accelerator
 from executorch.backends.arm.ethosu import EthosUCompileSpec
 
 CPU_TARGET = "cpu"
+XNNPACK_TARGET = "xnnpack"
 DEFAULT_NPU_TARGET = "ethos-u85-256"
+# What each host program is for, as --help, the READMEs and report.json say it.
+HOST_TARGETS = {
+    XNNPACK_TARGET: "float Silero on XNNPACK, the program for Linux hosts "
+    "(StreamingVad, silero_vad_runner)",
+    CPU_TARGET: "the NPU's quantized arithmetic on portable kernels, the NPU's host "
+    "reference (slow; not for products)",
+}
 
 
 def _targets_by_family() -> dict[str, tuple[str, ...]]:
@@ -35,17 +47,26 @@ _FLAG = re.compile(r"--(system-config|memory-mode)=(\S+)")
 
 
 def all_targets() -> list[str]:
-    return [target for targets in ETHOS_U_TARGETS.values() for target in targets] + [CPU_TARGET]
+    ethos_u = [target for targets in ETHOS_U_TARGETS.values() for target in targets]
+    return ethos_u + list(HOST_TARGETS)
 
 
 def target_family(target: str) -> str:
-    """``ethos-u55``, ``ethos-u65``, ``ethos-u85`` or ``cpu``; ValueError otherwise."""
-    if target == CPU_TARGET:
-        return CPU_TARGET
+    """``ethos-u55``, ``ethos-u65``, ``ethos-u85``, ``xnnpack`` or ``cpu``; ValueError
+    otherwise."""
+    if target in HOST_TARGETS:
+        return target
     for family, targets in ETHOS_U_TARGETS.items():
         if target in targets:
             return family
     raise ValueError(f"target {target!r}: expected one of {', '.join(all_targets())}")
+
+
+def program_role(target: str) -> str:
+    """What the program of ``target`` is for (report.json's ``program``)."""
+    if target_family(target) in HOST_TARGETS:
+        return HOST_TARGETS[target]
+    return f"quantized Silero (a16w8) for the {target} NPU: the product program for the device"
 
 
 def reversal_for(target: str) -> str:
@@ -61,8 +82,8 @@ class VelaSettings:
 
 def default_vela_settings(target: str) -> VelaSettings:
     """``EthosUCompileSpec``'s own default system config and memory mode for ``target``."""
-    if target_family(target) == CPU_TARGET:
-        raise ValueError("the cpu target has no Vela settings")
+    if target_family(target) in HOST_TARGETS:
+        raise ValueError(f"the {target} target has no Vela settings")
     flags = dict(_FLAG.findall(" ".join(EthosUCompileSpec(target=target).compiler_flags)))
     try:
         return VelaSettings(flags["system-config"], flags["memory-mode"])

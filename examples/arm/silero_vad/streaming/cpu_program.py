@@ -3,9 +3,12 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-"""A CPU ``.pte`` on ExecuTorch's Python runtime: loaded and checked against the program
+"""A host program on ExecuTorch's Python runtime, loaded and checked against the program
 contract (one int16 or float32 frame in, one probability out, the frame geometry in its
-metadata methods), or refused with the file and the reason (Ethos-U programs included)."""
+metadata methods), or refused with the file and the reason. The host programs are
+``run.sh --target xnnpack`` (float Silero on XNNPACK, the product program) and ``--target
+cpu`` (the NPU's quantized arithmetic on the portable kernels, its host reference); an
+Ethos-U program needs the NPU."""
 
 from __future__ import annotations
 
@@ -14,12 +17,22 @@ from pathlib import Path
 import numpy as np
 
 from examples.arm.silero_vad.model_export.frame_geometry import FrameGeometry, frame_geometry
+from examples.arm.silero_vad.streaming.host_runtime import (
+    Method,
+    Program,
+    load_quantized_kernels,
+    registered_backends,
+)
+from examples.arm.silero_vad.streaming.pte_contents import PteFormatError, read_pte_contents
 
 METHOD = "forward"
 OUTPUT_SHAPE = (1, 1)
 # ScalarType codes of the runtime's TensorInfo.dtype(): the two audio inputs a program has.
 _INPUT_DTYPES = {2: np.int16, 6: np.float32}
 ETHOS_U_BACKEND = "EthosUBackend"
+XNNPACK_BACKEND = "XnnpackBackend"
+# The operators of the quantized program that need executorch.kernels.quantized.
+_QUANTIZED_OPERATORS = "quantized_decomposed::"
 
 
 class CpuProgramError(ValueError):
@@ -35,35 +48,41 @@ def read_cpu_program(path: Path) -> bytes:
         raise CpuProgramError(f"{path}: cannot read the program ({error.strerror})") from None
     if not data:
         raise CpuProgramError(f"{path}: empty file, not an ExecuTorch program")
-    from executorch.exir._serialize._program import deserialize_pte_binary
-
     try:
-        plans = deserialize_pte_binary(data).program.execution_plan
-        backends = [d.id for plan in plans if plan.name == METHOD for d in plan.delegates]
-    except Exception as error:  # the deserializer raises many kinds
-        raise CpuProgramError(
-            f"{path}: not a readable ExecuTorch program ({type(error).__name__}: {error})"
-        ) from None
+        contents = read_pte_contents(data)
+    except PteFormatError as error:
+        raise CpuProgramError(f"{path}: not a readable ExecuTorch program ({error})") from None
+    backends = set(contents.backends)
     if ETHOS_U_BACKEND in backends:
         raise CpuProgramError(
             f"{path}: delegated to the Ethos-U NPU ({ETHOS_U_BACKEND}); it needs the Ethos-U "
             "backend, which only the Corstone-320 image has (FVP or hardware: "
             "backends/arm/test/test_arm_ootb.sh run_silero_vad_e2e_ethos_u). For the host, "
-            "export with examples/arm/silero_vad/run.sh --target cpu."
+            "export with examples/arm/silero_vad/run.sh --target xnnpack."
         )
-    if backends:
+    if backends - {XNNPACK_BACKEND}:
         raise CpuProgramError(
-            f"{path}: delegated to {', '.join(sorted(set(backends)))}; this tool runs CPU "
-            "programs only (export with examples/arm/silero_vad/run.sh --target cpu)"
+            f"{path}: delegated to {', '.join(sorted(backends))}; this tool runs the host "
+            "programs (export with examples/arm/silero_vad/run.sh --target xnnpack, or cpu)"
+        )
+    if backends and XNNPACK_BACKEND not in registered_backends():
+        raise CpuProgramError(
+            f"{path}: delegated to {XNNPACK_BACKEND}, which this executorch's runtime lacks "
+            f"(it has {', '.join(registered_backends()) or 'no backend'})"
         )
     return data
 
 
-def load_runtime():
-    import executorch.kernels.quantized  # noqa: F401  (registers the q/dq kernels)
-    from executorch.runtime import Runtime
-
-    return Runtime.get()
+def load_program(pte: bytes) -> Program:
+    """The program on the runtime, with the quantized kernels registered first if it calls
+    them (unreadable bytes are left to the runtime's own verification)."""
+    try:
+        operators = read_pte_contents(pte).operators
+    except PteFormatError:
+        operators = ()
+    if any(name.startswith(_QUANTIZED_OPERATORS) for name in operators):
+        load_quantized_kernels()
+    return Program(pte)
 
 
 def program_geometry(program, name: str) -> FrameGeometry:
@@ -84,10 +103,10 @@ def program_geometry(program, name: str) -> FrameGeometry:
     return geometry
 
 
-def load_forward(pte: bytes, name: str) -> tuple[object, FrameGeometry, type]:
-    """A new load of the program (``Program`` caches its method, state included), so the
-    method starts from the initial state: ``forward``, the frame geometry, the input dtype."""
-    program = load_runtime().load_program(pte)
+def load_forward(pte: bytes, name: str) -> tuple[Method, FrameGeometry, type]:
+    """A new load of the program (methods of one load share its state), so the method
+    starts from the initial state: ``forward``, the frame geometry, the input dtype."""
+    program = load_program(pte)
     geometry = program_geometry(program, name)
     try:
         method = program.load_method(METHOD)

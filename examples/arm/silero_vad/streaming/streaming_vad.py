@@ -5,18 +5,23 @@
 
 """Silero VAD as a Python stream processor over the exported program, for Linux-class hosts.
 
-``StreamingVad`` runs a CPU ``.pte`` (``run.sh --target cpu``) on ExecuTorch's Python
-runtime over 16-bit PCM chunks of any length, keeping what the C++ runtime keeps (context
-samples, the state inside the program) with the same segmenter, so its probabilities and
-segments are the C++ runner's (usage: the example README's "Python streaming API").
+``StreamingVad`` runs a host ``.pte`` on ExecuTorch's Python runtime over 16-bit PCM chunks
+of any length: the XNNPACK program (``run.sh --target xnnpack``, float Silero, the one to
+use) or the NPU's quantized arithmetic on the portable kernels (``--target cpu``, its host
+reference). It keeps what the C++ runtime keeps (context samples, the state inside the
+program) with the same segmenter, so its probabilities and segments are the C++ runner's
+(usage: the example README's "Python streaming API"). It imports only what runs a program
+(``host_runtime.py``), so a product using it prints nothing it did not print itself.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import torch
 
 from examples.arm.silero_vad.streaming.cpu_program import load_forward, read_cpu_program
 from examples.arm.silero_vad.streaming.speech_segmenter import SegmenterConfig, SpeechSegmenter
@@ -66,6 +71,11 @@ class StreamingVad:
         self._method, self.geometry, self._dtype = load_forward(self._program_bytes, str(self.path))
         g = self.geometry
         self._frame = np.zeros(g.frame_samples, dtype=np.int16)  # context, then new samples
+        # The program's input, sharing memory with the frame (or its float32 copy).
+        self._audio = (
+            self._frame if self._dtype is np.int16 else np.zeros_like(self._frame, np.float32)
+        )
+        self._input = torch.from_numpy(self._audio[None, :])
         self._filled = 0  # new samples in the frame so far
         self._frames = 0
         self._samples = 0
@@ -107,14 +117,11 @@ class StreamingVad:
         return update
 
     def _run_frame(self, update: StreamUpdate) -> float:
-        import torch
-
-        frame = self._frame[None, :]
-        if self._dtype is np.float32:
-            frame = frame.astype(np.float32) / 32768.0
-        (output,) = self._method.execute([torch.from_numpy(np.ascontiguousarray(frame))])
-        probability = float(output.reshape(-1)[0])
-        if not np.isfinite(probability):
+        if self._audio is not self._frame:
+            np.divide(self._frame, 32768.0, out=self._audio, casting="same_kind")
+        (output,) = self._method.execute([self._input], clone_outputs=False)
+        probability = output.item()
+        if not math.isfinite(probability):
             raise RuntimeError(f"{self.path}: frame {self._frames}: output {probability}")
         self._add_segments(update, self._segmenter.push(probability))
         self._frames += 1

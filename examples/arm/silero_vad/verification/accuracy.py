@@ -29,9 +29,12 @@ from examples.arm.silero_vad.verification.compare_vad_probs import (
 
 Segment = tuple[int, int]
 
-# The evaluated side: the device (twin) for NPU targets, the quantized program for cpu.
+# The evaluated side: the device (twin) for NPU targets, the quantized program for cpu,
+# the program on ExecuTorch's Python runtime for xnnpack.
 NPU = "npu"
 QUANTIZED = "quantized"
+XNNPACK = "xnnpack"
+SIDES = (NPU, QUANTIZED, XNNPACK)
 
 
 @dataclass(frozen=True)
@@ -143,8 +146,8 @@ def accuracy_report(
     sample_rate = clips[0].sample_rate
     config = SegmenterConfig()
     with_device = clips[0].quantized is not None
-    if actual not in (None, NPU, QUANTIZED):
-        raise ValueError(f"actual {actual!r}: expected {NPU!r} or {QUANTIZED!r}")
+    if actual not in (None, *SIDES):
+        raise ValueError(f"actual {actual!r}: expected one of {', '.join(SIDES)}")
     actual_key = actual or (NPU if with_device else QUANTIZED)
 
     per_clip: dict[str, dict] = {}

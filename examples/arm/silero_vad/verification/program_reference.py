@@ -5,9 +5,10 @@
 
 """The exact reference for the host runner: the same ``.pte`` on ExecuTorch's Python runtime.
 
-The PyTorch quantized program is not exact for a CPU ``.pte`` (ExecuTorch's kernels round
-differently and the int16 state carries it: up to ~4e-3); the Python runtime runs the
-C++ runner's kernels, a freshly loaded method per clip as the runner does::
+The PyTorch quantized program is not exact for the cpu target's ``.pte`` (ExecuTorch's
+kernels round differently and the int16 state carries it: up to ~4e-3); the Python runtime
+runs the C++ runner's kernels (and, for the xnnpack target, its XNNPACK library), a freshly
+loaded method per clip as the runner does::
 
     python -m examples.arm.silero_vad.verification.program_reference \\
         out/cpu/silero_vad_cpu.pte CLIP.wav [CLIP.wav ...] --output-dir out/cpu/program
@@ -106,11 +107,13 @@ def run_program_reference(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m examples.arm.silero_vad.verification.program_reference",
-        description="Run a CPU .pte with ExecuTorch's Python runtime over WAV clips and write "
+        description="Run a host .pte with ExecuTorch's Python runtime over WAV clips and write "
         "<output-dir>/<clip>.program.bin (float32 little-endian, one probability per frame): "
         "the exact reference for the C++ host runner. Exit status: 0 written, 2 unusable input.",
     )
-    parser.add_argument("pte", type=Path, help="program exported with run.sh --target cpu")
+    parser.add_argument(
+        "pte", type=Path, help="program exported with run.sh --target xnnpack (or cpu)"
+    )
     parser.add_argument("wav", type=Path, nargs="+", help="clips (one method load each)")
     parser.add_argument(
         "--output-dir", type=Path, required=True, help="where <clip>.program.bin go"

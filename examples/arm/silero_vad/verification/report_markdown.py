@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
-from examples.arm.silero_vad.verification.accuracy import NPU
+from examples.arm.silero_vad.model_export.targets import XNNPACK_TARGET
+from examples.arm.silero_vad.verification.accuracy import NPU, XNNPACK
 from examples.arm.silero_vad.verification.compare_vad_probs import CONFIDENCE_MARGIN
 from examples.arm.silero_vad.verification.condition_accuracy import condition_summary
 from examples.arm.silero_vad.verification.conditions import CONDITION_SETS
@@ -57,7 +58,7 @@ def _accuracy_row(name: str, entry: dict, clips: list[dict], actual: str) -> lis
 def accuracy_table(accuracy: dict) -> str:
     """Per clip and overall: errors against the quantized program and the float model."""
     actual = accuracy["actual"]
-    who = "twin" if actual == NPU else "quantized"
+    who = {NPU: "twin", XNNPACK: "program"}.get(actual, "quantized")
     header = ["clip", "frames"] + (["twin vs quantized: max abs (flips)"] if actual == NPU else [])
     header += [
         f"{who} vs float: max abs",
@@ -117,24 +118,34 @@ def _seconds(segments: Sequence[Sequence[int]], sample_rate: int) -> str:
     return ", ".join(f"{s / sample_rate:.2f}-{e / sample_rate:.2f}" for s, e in segments)
 
 
+def _audio_input(report: dict) -> str:
+    if report["target"] == XNNPACK_TARGET:  # float Silero: the program scales the PCM
+        return "int16 PCM frames (scaled to float32 in the program)"
+    return _AUDIO_INPUTS[report["audio_input"]]
+
+
 def _configuration(report: dict) -> str:
     model = report["model"]
     rows = [
         ["target", report["target"]],
+        ["program", str(report.get("program") or "-")],
         ["system config", str(report.get("system_config") or "-")],
         ["memory mode", str(report.get("memory_mode") or "-")],
         ["model", f"Silero VAD {report['sample_rate'] // 1000} kHz"],
-        ["audio input", _AUDIO_INPUTS[report["audio_input"]]],
+        ["audio input", _audio_input(report)],
         [
             "arithmetic",
             f"{model['activations']} activations, {model['weights']} weights, "
             f"{model['state_dtype']} state",
         ],
         ["executorch", report["executorch_version"]],
-        ["program", f"{report['pte']} ({report['pte_bytes']:,} bytes)"],
-        ["program sha256", f"`{report['pte_sha256']}`"],
+        ["file", f"{report['pte']} ({report['pte_bytes']:,} bytes)"],
+        ["file sha256", f"`{report['pte_sha256']}`"],
         ["export time", f"{report['export_seconds']} s"],
-        ["calibration clips", ", ".join(Path(p).name for p in report["calibration_clips"])],
+        [
+            "calibration clips",
+            ", ".join(Path(p).name for p in report["calibration_clips"]) or "none (float)",
+        ],
         ["validation clips", ", ".join(Path(p).name for p in report["validation_clips"])],
     ]
     return markdown_table(["setting", "value"], rows)
@@ -179,6 +190,12 @@ def _accuracy(report: dict, plots: dict[str, str]) -> str:
             "program on the host (small but not 0: the NPU interpolates 16-bit sigmoid and "
             "tanh from tables) and against the float model (the cost of quantization)."
         )
+    elif actual == XNNPACK:
+        intro = (
+            "xnnpack target: float Silero on XNNPACK. The program on ExecuTorch's Python "
+            "runtime (as StreamingVad runs it) against the eager float model: the same model, "
+            "so only float rounding differs."
+        )
     else:
         intro = (
             "cpu target: no device twin. The quantized program (what the host runtime runs) "
@@ -208,7 +225,8 @@ def _conditions(report: dict) -> str:
     conditions = report.get("conditions")
     if not conditions:
         return "Not measured (`--conditions none`)."
-    who = "device twin" if report["accuracy"]["actual"] == NPU else "quantized program"
+    actual = report["accuracy"]["actual"]
+    who = {NPU: "device twin", XNNPACK: "XNNPACK program"}.get(actual, "quantized program")
     intro = (
         "The validation clips under each condition of `verification/conditions.py` (levels: a "
         f"gain, clipped at full scale), the {who} against float Silero on the same audio. A "

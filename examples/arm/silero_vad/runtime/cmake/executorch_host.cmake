@@ -2,12 +2,15 @@
 # This source code is licensed under the BSD-style license found in the
 # LICENSE file in the root directory of this source tree.
 
-# silero_vad::executorch: the ExecuTorch runtime, CPU kernels and quantized
-# kernels of the pip package, from executorch >= 1.5's imported targets or
-# 1.4's Python extension _portable_lib (which needs libpython, and whose
+# silero_vad::executorch: the ExecuTorch runtime, CPU kernels, quantized
+# kernels, XNNPACK backend and thread pool of the pip package, from executorch
+# >= 1.5's imported targets or 1.4's Python extension _portable_lib (which
+# needs libpython, carries the XNNPACK backend and the thread pool, and whose
 # self-registering quantized kernels are linked with --no-as-needed). A missing
-# kernel only shows at load_method() ("Missing operator"): the model tests
-# load a program with quantize/dequantize ops to catch that.
+# kernel or backend only shows at load_method() ("Missing operator", "backend
+# not registered"): the model tests load a program with quantize/dequantize
+# ops, and the runner tests an XNNPACK program (SILERO_VAD_HAS_XNNPACK says
+# whether it must run or be refused).
 
 find_package(executorch REQUIRED CONFIG)
 
@@ -39,6 +42,25 @@ if(TARGET executorch::runtime)
         "fail with 'Missing operator'."
     )
   endif()
+  if(TARGET executorch::backend_xnnpack)
+    target_link_libraries(
+      silero_vad_executorch INTERFACE executorch::backend_xnnpack
+    )
+    set(SILERO_VAD_HAS_XNNPACK ON)
+  else()
+    message(
+      STATUS
+        "silero_vad: this executorch package ships no XNNPACK backend: the "
+        "runner refuses xnnpack programs, naming the backend"
+    )
+    set(SILERO_VAD_HAS_XNNPACK OFF)
+  endif()
+  if(TARGET executorch::threadpool)
+    target_link_libraries(silero_vad_executorch INTERFACE executorch::threadpool)
+    target_compile_definitions(
+      silero_vad_executorch INTERFACE SILERO_VAD_HOST_THREADPOOL=1
+    )
+  endif()
 elseif(TARGET _portable_lib)
   message(
     STATUS "silero_vad: ExecuTorch runtime from the _portable_lib extension"
@@ -65,7 +87,9 @@ elseif(TARGET _portable_lib)
   )
   target_compile_definitions(
     silero_vad_executorch INTERFACE C10_USING_CUSTOM_GENERATED_MACROS
+                                    SILERO_VAD_HOST_THREADPOOL=1
   )
+  set(SILERO_VAD_HAS_XNNPACK ON)
   target_link_libraries(
     silero_vad_executorch
     INTERFACE

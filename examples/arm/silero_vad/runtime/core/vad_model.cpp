@@ -495,8 +495,8 @@ Status VadModel::load(ByteSpan method_pool,
       hint = ": the method pool is too small";
     } else if (error == et::Error::NotFound) {
       hint =
-          ": a backend this program delegates to is not in this runner "
-          "(an Ethos-U program runs on the Corstone-320, not on a PC)";
+          ": a backend it delegates to is not in this runner (named above: "
+          "Ethos-U runs on its board; XNNPACK needs a runner built with it)";
     }
     return Status::Error(ErrorCode::kModelLoad,
                          "loading method '%s' failed: %s (error 0x%x)%s",

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace silero_vad {
@@ -148,10 +149,22 @@ Status read_file(const char* path, std::vector<uint8_t>* out) {
         ErrorCode::kIo, "cannot open %s: %s", path, std::strerror(errno));
   }
   Status status;
-  long size = -1;
-  if (std::fseek(file, 0, SEEK_END) != 0 || (size = std::ftell(file)) < 0 ||
-      std::fseek(file, 0, SEEK_SET) != 0) {
-    status = Status::Error(ErrorCode::kIo, "cannot size %s", path);
+  struct stat info = {};
+  // The size of anything but a regular file is no byte count (a directory
+  // "is" LONG_MAX bytes to fseek/ftell).
+  const bool sized = fstat(fileno(file), &info) == 0;
+  const long size = sized ? static_cast<long>(info.st_size) : -1;
+  if (!sized) {
+    status = Status::Error(
+        ErrorCode::kIo, "cannot size %s: %s", path, std::strerror(errno));
+  } else if (S_ISDIR(info.st_mode)) {
+    status =
+        Status::Error(ErrorCode::kIo, "%s is a directory, not a file", path);
+  } else if (!S_ISREG(info.st_mode)) {
+    status = Status::Error(ErrorCode::kIo,
+                           "%s is not a regular file (a pipe or a device); "
+                           "stream audio through standard input: --wav -",
+                           path);
   } else if (size > kMaxFileBytes) {
     status = Status::Error(ErrorCode::kIo,
                            "%s is %ld bytes, more than the %ld supported",

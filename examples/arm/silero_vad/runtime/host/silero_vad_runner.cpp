@@ -18,9 +18,13 @@
 #include <optional>
 #include <vector>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <executorch/runtime/platform/platform.h>
+#if SILERO_VAD_HOST_THREADPOOL
+#include <executorch/extension/threadpool/threadpool_guard.h>
+#endif
 
 #include "host_io.h"
 #include "serial_reporter.h"
@@ -49,10 +53,13 @@ void print_help() {
   std::printf(
       "Usage: silero_vad_runner --model MODEL.pte --wav CLIP.wav|- [options]\n"
       "\n"
-      "Runs a Silero VAD ExecuTorch program (run.sh --target cpu) frame by\n"
-      "frame over a mono 16-bit PCM WAV at the program's sample rate and\n"
-      "prints the serial protocol (runtime/README.md) on stdout, each line as\n"
-      "soon as it is known; errors print 'ERROR <message>', exit non-zero.\n"
+      "Runs a Silero VAD host program frame by frame over a mono 16-bit PCM\n"
+      "WAV at the program's sample rate and prints the serial protocol\n"
+      "(runtime/README.md) on stdout, each line as soon as it is known;\n"
+      "errors print 'ERROR <message>', exit non-zero. Programs: run.sh\n"
+      "--target xnnpack (float Silero on XNNPACK, for Linux products) or\n"
+      "--target cpu (the NPU's quantized arithmetic, its host reference).\n"
+      "The model runs on one thread.\n"
       "\n"
       "Options:\n"
       "  --model PATH        ExecuTorch program (.pte)\n"
@@ -85,6 +92,29 @@ void log_to_stderr(et_timestamp_t /*timestamp*/,
                filename,
                line,
                message);
+}
+
+// Installs the log above. The 1.4 package's Python extension registers a PAL
+// of its own when it loads, so ExecuTorch warns on stderr that this one
+// replaces it; the warning is the only thing register_pal() prints, and not
+// the runner's to print, so stderr is closed to it for that one call.
+void install_log() {
+  std::fflush(stderr);
+  const int saved = dup(STDERR_FILENO);
+  const int null = open("/dev/null", O_WRONLY);
+  const bool redirected =
+      saved >= 0 && null >= 0 && dup2(null, STDERR_FILENO) >= 0;
+  executorch::runtime::register_pal(
+      executorch::runtime::PalImpl::create(log_to_stderr, __FILE__));
+  if (redirected) {
+    std::fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+  }
+  for (const int fd : {saved, null}) {
+    if (fd >= 0) {
+      close(fd);
+    }
+  }
 }
 
 // Writes each probability as float32 little-endian.
@@ -186,8 +216,13 @@ class TimedModelStep final : public silero_vad::ModelStep {
 }  // namespace
 
 int main(int argc, char** argv) {
-  executorch::runtime::register_pal(
-      executorch::runtime::PalImpl::create(log_to_stderr, __FILE__));
+  install_log();
+#if SILERO_VAD_HOST_THREADPOOL
+  // One thread for everything this thread runs: a 32 ms frame is too small to
+  // share (XNNPACK on two threads measured twice as slow as on one), and the
+  // XNNPACK delegate takes no thread pool when it is created under this guard.
+  const executorch::extension::threadpool::NoThreadPoolGuard one_thread;
+#endif
   silero_vad::StdoutSink sink;
   silero_vad::SegmenterParams params;
   const char* model_path = nullptr;

@@ -298,7 +298,7 @@ TEST(VadModel, RefusesMissingOrWrongMetadata) {
 }
 
 // The signature is right but the delegate's backend is not in the runner:
-// open() accepts it, load() explains.
+// open() accepts it, load() explains (ExecuTorch's log names the backend).
 TEST(VadModel, ExplainsAMissingBackend) {
   const std::vector<uint8_t> pte = read("foreign_delegated.pte");
   VadModel model;

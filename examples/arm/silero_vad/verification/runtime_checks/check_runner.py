@@ -4,11 +4,15 @@
 """Black-box checks of the silero_vad_runner command line, one group per CTest.
 
 Groups:
-  bad-wav     every file of the bad WAV corpus: its ERROR line, exit 1, 0x04
-  bad-model   broken, foreign and metadata-less .pte files: ERROR line, exit 1, 0x04
-  usage       bad command lines: ERROR line, exit 2, 0x04; --help exits 0
+  bad-wav     every file of the bad WAV corpus, and a directory: its ERROR line, exit 1,
+              0x04
+  bad-model   broken, foreign and metadata-less .pte files, a directory: ERROR line,
+              exit 1, 0x04
+  usage       bad command lines: ERROR line, exit 2, 0x04; --help exits 0 and prints
+              nothing on stderr
   good-wav    every good WAV (16 and 8 kHz) with the program of its rate: DONE with
-              ceil(samples / hop) frames, PROB times every 32 ms, 0x04
+              ceil(samples / hop) frames, PROB times every 32 ms, 0x04, nothing on
+              stderr
   stream      --wav - (standard input): for every good WAV, `cat clip | runner --wav -`
               prints exactly what `--wav clip` prints (and writes the same
               --probs-out); for every bad WAV, the same ERROR line, except the
@@ -24,6 +28,10 @@ Groups:
   python-twin the runner's output is byte for byte what the project's Python
               protocol writer (verification/serial_protocol.py) prints for the same
               probabilities, with default and custom segmentation, at 16 and 8 kHz
+  xnnpack     the toy program delegated to XNNPACK: with --xnnpack yes (the build
+              linked the backend) the eager model's probabilities and nothing on
+              stderr; with --xnnpack no, refused with an ERROR that says so and
+              ExecuTorch's log line naming the backend
 """
 
 from __future__ import annotations
@@ -118,7 +126,14 @@ def check_bad_wav(runner: Path, data: Path, models: Path) -> int:
             1,
             name,
         )
-    return len(expected)
+    directory = data / "wav"
+    expect_error(
+        run(runner, "--model", str(model), "--wav", str(directory)),
+        f"{directory} is a directory, not a file",
+        1,
+        "--wav DIRECTORY",
+    )
+    return len(expected) + 1
 
 
 def check_bad_model(runner: Path, data: Path, models: Path) -> int:
@@ -134,7 +149,6 @@ def check_bad_model(runner: Path, data: Path, models: Path) -> int:
         "input_shape_16k_metadata_8k.pte": "model input has shape (1, 576): expected (1, 288)",
         "foreign_output_shape.pte": "model output has shape (1, 2)",
         "input_int32.pte": "model input is Int: expected int16 PCM samples",
-        "foreign_delegated.pte": "a backend this program delegates to is not in this runner",
         "no_metadata.pte": "program has no 'sample_rate' method: it was exported without the "
         "frame geometry (sample_rate, hop_samples, context_samples); re-export it with "
         "examples/arm/silero_vad/run.sh",
@@ -143,10 +157,17 @@ def check_bad_model(runner: Path, data: Path, models: Path) -> int:
         "metadata_rate_44100.pte": "program metadata: sample rate 44100 Hz",
         "metadata_not_integer.pte": "metadata method 'sample_rate' does not return one integer",
         "does_not_exist.pte": "cannot open",
+        "foreign_delegated.pte": "a backend it delegates to is not in this runner",
     }
     for name, text in cases.items():
         expect_error(run(runner, "--model", str(models / name), "--wav", wav), text, 1, name)
-    return len(cases)
+    expect_error(
+        run(runner, "--model", str(models), "--wav", wav),
+        f"{models} is a directory, not a file",
+        1,
+        "--model DIRECTORY",
+    )
+    return len(cases) + 1
 
 
 def check_usage(runner: Path, data: Path, models: Path) -> int:
@@ -174,6 +195,8 @@ def check_usage(runner: Path, data: Path, models: Path) -> int:
         result = run(runner, flag)
         if result.returncode != 0 or b"Usage: silero_vad_runner" not in result.stdout:
             raise CheckError(f"{flag}: exit {result.returncode}, stdout {result.stdout[:200]!r}")
+        if result.stderr:
+            raise CheckError(f"{flag}: the runner printed on stderr: {result.stderr[:300]!r}")
         if b"--wav PATH|-" not in result.stdout:
             raise CheckError(f"{flag}: the help does not mention --wav -")
     return len(cases) + 2
@@ -189,6 +212,8 @@ def check_good_wav(runner: Path, data: Path, models: Path) -> int:
         result = run(runner, "--model", str(models / MODEL_FOR_RATE[rate]), "--wav", str(path))
         if result.returncode != 0:
             raise CheckError(f"{name}: exit {result.returncode}: {result.stdout[-300:]!r}")
+        if result.stderr:
+            raise CheckError(f"{name}: the runner printed on stderr: {result.stderr[:300]!r}")
         probs, segments, done = parse_protocol(result.stdout)
         frames = math.ceil(int(samples) / HOP[rate])
         if len(probs) != frames or done != f"DONE frames={frames} segments={len(segments)}":
@@ -514,6 +539,27 @@ def check_python_twin(runner: Path, data: Path, models: Path) -> int:
     return checks
 
 
+def check_xnnpack(runner: Path, data: Path, models: Path, has_xnnpack: bool) -> int:
+    model = models / "toy_xnnpack.pte"
+    wav = data / "wav" / "good" / "speech_like.wav"
+    result = run(runner, "--model", str(model), "--wav", str(wav))
+    if not has_xnnpack:
+        expect_error(
+            result,
+            "a backend it delegates to is not in this runner (named above: Ethos-U runs on "
+            "its board; XNNPACK needs a runner built with it)",
+            1,
+            model.name,
+        )
+        if b"XnnpackBackend" not in result.stderr:
+            raise CheckError(f"ExecuTorch's log does not name the backend: {result.stderr!r}")
+        return 1
+    if result.stderr:
+        raise CheckError(f"{model.name}: the runner printed on stderr: {result.stderr[:300]!r}")
+    print("xnnpack:", check_toy_run(runner, model, wav, 16000, False))
+    return 2
+
+
 GROUPS = {
     "bad-wav": check_bad_wav,
     "bad-model": check_bad_model,
@@ -523,6 +569,7 @@ GROUPS = {
     "end-to-end": check_end_to_end,
     "eight-khz": check_eight_khz,
     "python-twin": check_python_twin,
+    "xnnpack": check_xnnpack,
 }
 
 
@@ -534,10 +581,19 @@ def main() -> int:
     parser.add_argument(
         "--models", type=Path, help="the toy programs (default: DATA/models)", default=None
     )
+    parser.add_argument(
+        "--xnnpack",
+        choices=("yes", "no"),
+        default="yes",
+        help="xnnpack group: the runner was built with the XNNPACK backend (default: yes)",
+    )
     args = parser.parse_args()
     models = args.models or args.data / "models"
     try:
-        count = GROUPS[args.group](args.runner, args.data, models)
+        if args.group == "xnnpack":
+            count = check_xnnpack(args.runner, args.data, models, args.xnnpack == "yes")
+        else:
+            count = GROUPS[args.group](args.runner, args.data, models)
     except CheckError as error:
         print(f"FAIL {args.group}: {error}")
         return 1

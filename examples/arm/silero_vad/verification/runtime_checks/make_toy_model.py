@@ -29,6 +29,9 @@ Programs written (``--out-dir``):
   parameters (scale 1/32768, zero point 0) through explicit
   quantize/dequantize ops, like the deployed model does, so loading it proves
   the runner has the quantized kernels;
+* ``toy_xnnpack.pte``: ``toy_state.pte`` lowered with the release's XNNPACK
+  partitioner, like the host program (``run.sh --target xnnpack``), so running
+  it proves the runner has the XNNPACK backend;
 * programs the runtime must refuse, each with its reason: no metadata (the
   contract before the frame geometry), partial or inconsistent metadata, a
   rate Silero has no model for, a non-integer metadata value, an input dtype
@@ -142,17 +145,28 @@ def export(
     init_state: bool,
     delegate: bool = False,
     metadata: dict[str, object] | None = None,
+    xnnpack: bool = False,
 ) -> bytes:
     """Lower an eager module to an ExecuTorch program; ``metadata`` becomes constant
-    methods (the frame geometry, as the export writes it)."""
+    methods (the frame geometry, as the export writes it); ``delegate`` delegates to
+    ExecuTorch's demo backend, ``xnnpack`` to XNNPACK."""
     # Registers the out variants of quantize/dequantize for to_executorch().
     import executorch.kernels.quantized  # noqa: F401
-    from executorch.exir import ExecutorchBackendConfig, to_edge
+    from executorch.exir import ExecutorchBackendConfig, to_edge, to_edge_transform_and_lower
     from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPass
 
     program = torch.export.export(module.eval(), example, strict=True)
     passes = [InitializedMutableBufferPass(["state"])] if init_state else []
-    edge = to_edge(program, constant_methods=metadata)
+    if xnnpack:
+        from executorch.backends.xnnpack.partition.xnnpack_partitioner import (
+            XnnpackPartitioner,
+        )
+
+        edge = to_edge_transform_and_lower(
+            program, partitioner=[XnnpackPartitioner()], constant_methods=metadata
+        )
+    else:
+        edge = to_edge(program, constant_methods=metadata)
     if delegate:
         from executorch.exir.backend.test.op_partitioner_demo import AddMulPartitionerDemo
 
@@ -237,6 +251,11 @@ def main() -> int:
         )
     )
     print(f"make_toy_model: wrote {delegated}")
+    xnnpack = out / "toy_xnnpack.pte"
+    xnnpack.write_bytes(
+        export(ToyVad(64), pcm_frame(METADATA_16K), True, metadata=METADATA_16K, xnnpack=True)
+    )
+    print(f"make_toy_model: wrote {xnnpack}")
 
     good = (out / "toy_state.pte").read_bytes()
     broken = {
