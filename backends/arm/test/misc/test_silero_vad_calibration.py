@@ -219,9 +219,8 @@ def test_lean_min_max_recording_keeps_the_observers_range() -> None:
 def test_calibrated_ranges_sit_on_the_grid_and_the_model_is_restored(
     all_streams: list[AudioStream], eager_silero: SileroVAD
 ) -> None:
-    """After calibration every activation range is on the reproducible grid (12 significant
-    bits, at most 0.05 % wider than float64 saw; not the constants'), and the prepared model
-    is float32 again."""
+    """After calibration every activation range (not the constants') is on the reproducible
+    grid (RANGE_BITS significant bits), and the prepared model is float32 again."""
     streams = _short(all_streams[:1], 6)
     stateful = StatefulSileroVAD(
         build_float_model(), calibrate_state_quantization(eager_silero, streams)

@@ -54,7 +54,7 @@ def _on_grid(value: float, bits: int) -> bool:
     [(-0.0549774, 0.0683288), (0.0, 3.1181640), (2.5e-06, 0.33), (-1.0, 1.0), (0.0, 0.0)],
 )
 def test_ranges_snap_outward_onto_the_grid(low: float, high: float) -> None:
-    """Both ends land on the 12-bit grid, outside the range, at most 0.05 % + a step wider."""
+    """Both ends land on the 16-bit grid, outside the range, at most a step wider."""
     snapped_low, snapped_high = snap_outward(low, high, "range")
     assert _on_grid(snapped_low, RANGE_BITS) and _on_grid(snapped_high, RANGE_BITS)
     assert snapped_low <= low and snapped_high >= high
@@ -62,21 +62,23 @@ def test_ranges_snap_outward_onto_the_grid(low: float, high: float) -> None:
         assert abs(snapped - end) <= abs(end) * 2.0 ** (1 - RANGE_BITS)
 
 
-def test_a_bounded_maximum_snaps_the_same_from_either_side() -> None:
+def test_a_bounded_end_snaps_to_its_bound() -> None:
     """A sigmoid's maximum is 1.0 in float32 and 1 - 5e-15 in float64, and another CPU may
-    give either: the same range comes out."""
-    for high in (1.0, 1.0 - 5e-15, 1.0 + 5e-15):
-        assert snap_outward(0.0, high, "sigmoid") == (0.0, 1.0 + 2.0 ** (1 - RANGE_BITS))
+    give either (never more): the same range comes out. So for tanh's -1."""
+    for high in (1.0, 1.0 - 5e-15, 1.0 - 2e-11):
+        assert snap_outward(0.0, high, "sigmoid") == (0.0, 1.0)
+    for low in (-1.0, -1.0 + 5e-15):
+        assert snap_outward(low, 0.5, "tanh") == (-1.0, 0.5)
 
 
-def test_a_range_end_near_a_grid_boundary_is_refused() -> None:
-    step = 2.0 ** (1 - RANGE_BITS)  # the grid step in [1, 2)
-    boundary = 1.0 + 5 * step
-    high = boundary / (1 + 2 * MARGIN)  # widened by the margin, it lands on the boundary
+@pytest.mark.parametrize(("low", "high"), [(0.0, 1.0 + 5e-15), (-1.0 - 5e-15, 0.5)])
+def test_an_end_just_outside_a_grid_point_is_refused(low: float, high: float) -> None:
+    """Noise could have put it there from inside, where it rounds to the grid point."""
     with pytest.raises(NotReproducibleError, match="the state's range: value"):
-        snap_outward(0.0, high, "the state's range")
-    # A value a hundred margins inside is kept (and snapped up to the boundary).
-    assert snap_outward(0.0, boundary * (1 - 100 * MARGIN), "range")[1] == boundary
+        snap_outward(low, high, "the state's range")
+    # A hundred margins out it is a value of its own, and snaps to the next grid point.
+    step = 2.0 ** (1 - RANGE_BITS)
+    assert snap_outward(0.0, 1.0 + 100 * MARGIN, "range")[1] == 1.0 + step
 
 
 def test_biases_snap_to_the_nearest_16_bit_value() -> None:
