@@ -30,8 +30,9 @@ from pathlib import Path
 from examples.arm.silero_vad.lab import REPO_ROOT, khz
 from examples.arm.silero_vad.verification.report_markdown import markdown_table
 
-# The default program of each family (its release default memory mode) and the host's.
-TARGETS = ("ethos-u85-256", "ethos-u55-128", "ethos-u65-256", "cpu")
+# The default program of each Ethos-U family (its release default memory mode) and the two
+# host programs.
+TARGETS = ("ethos-u85-256", "ethos-u55-128", "ethos-u65-256", "cpu", "xnnpack")
 SAMPLE_RATES = (16000, 8000)
 
 
