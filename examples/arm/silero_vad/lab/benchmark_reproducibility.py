@@ -17,6 +17,12 @@ job's, without recording conditions):
 
 from __future__ import annotations
 
+if __name__ == "__main__":
+    # As a command: hide known third-party noise before torch loads (not on import).
+    from examples.arm.silero_vad.third_party_noise import silence_known_third_party_noise
+
+    silence_known_third_party_noise()
+
 import argparse
 import hashlib
 import json
