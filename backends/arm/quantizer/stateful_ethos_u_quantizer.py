@@ -8,6 +8,7 @@
 from dataclasses import dataclass
 
 import torch
+from executorch.backends.arm._passes.arm_pass import ArmPass
 from executorch.backends.arm.common.arm_compile_spec import ArmCompileSpec
 from executorch.backends.arm.quantizer.arm_quantizer import EthosUQuantizer, TOSAQuantizer
 from torchao.quantization.pt2e.quantizer import QuantizationSpec, SharedQuantizationSpec
@@ -29,20 +30,11 @@ class LstmGateProductSpec:
     weight: QuantizationSpec | None = None
 
 
-# In this order: the LSTM's layers become cells before the cells become gates.
-_CELL_DECOMPOSITIONS = (
-    ConvertLstmToCellsPass,
-    DecomposeLstmCellPass,
-    DecomposeGruCellPass,
-    DecomposeRnnCellPass,
-)
-
-
 class StatefulTOSAQuantizer(TOSAQuantizer):
     """Quantizes recurrent cells and model-owned state for the Arm backend (TOSA, Ethos-U).
 
     LSTM, GRU and RNN cells, and one-direction ``nn.LSTM`` layers, are decomposed into gates
-    (``_CELL_DECOMPOSITIONS``) before the release's annotation pipeline, which runs under
+    (``cell_decompositions``) before the release's annotation pipeline, which runs under
     ``StatefulArmPassManager`` so mutable buffers survive it; the gates quantize alike on
     every release (``upstream_capabilities``).
 
@@ -51,6 +43,14 @@ class StatefulTOSAQuantizer(TOSAQuantizer):
     pre-activations, nonlinearities and state keep 16 bits.
     """
 
+    # In this order: the LSTM's layers become cells before the cells become gates.
+    cell_decompositions: tuple[type[ArmPass], ...] = (
+        ConvertLstmToCellsPass,
+        DecomposeLstmCellPass,
+        DecomposeGruCellPass,
+        DecomposeRnnCellPass,
+    )
+
     def __init__(
         self, compile_spec: ArmCompileSpec, lstm_gate_products: LstmGateProductSpec | None = None
     ) -> None:
@@ -58,7 +58,7 @@ class StatefulTOSAQuantizer(TOSAQuantizer):
         self.lstm_gate_products = lstm_gate_products or LstmGateProductSpec()
 
     def transform_for_annotation(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
-        for decompose in _CELL_DECOMPOSITIONS:
+        for decompose in self.cell_decompositions:
             model = PreserveMutableBuffersPass(decompose(tfa_pass=True))(model).graph_module
         with use_stateful_arm_pass_manager():
             return super().transform_for_annotation(model)

@@ -49,6 +49,7 @@ from torch import nn
 from torch.export.graph_signature import InputKind, OutputKind
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
+from backends.arm._passes import ConvertLstmToCellsPass
 from backends.arm.quantizer.stateful_ethos_u_quantizer import StatefulTOSAQuantizer
 from backends.arm.test.recurrent_cells import (
     STACKED_LAYERS,
@@ -262,18 +263,39 @@ def test_recurrent_cells_u85_INT(tmp_path: Path) -> None:
     _ethos_u_test(EthosU85PipelineINT[tuple[torch.Tensor, ...]], tmp_path)
 
 
-@common.parametrize("name", {name: name for name in STEPS})
-def test_stacked_steps_gates_have_their_own_sums_tosa(name: str) -> None:
-    """Two stacked layers quantize as one does, layer by layer (graph only, no lowering)."""
+def _quantized_stacked(name: str, quantizer: StatefulTOSAQuantizer) -> torch.fx.GraphModule:
+    """The cell type ``name`` with two stacked layers, quantized (graph only, no lowering)."""
     cell = cell_types(STACKED_LAYERS)[name]
     frames = stimulus(cell, frames=8)
     model = int16_state_model(cell, frames)
     graph_module = torch.export.export(model, (frames[0],)).module(check_guards=False)
-    quantizer = StatefulTOSAQuantizer(common.get_tosa_compile_spec("TOSA-1.0+INT+int16"))
     prepared = prepare_pt2e(graph_module, quantizer.set_global(quantization_config()))
     with torch.no_grad():
         for frame in frames:
             prepared(frame)
-    check_gates_have_their_own_sums(
-        convert_pt2e(prepared), _expected_activations((name,), STACKED_LAYERS)
+    return convert_pt2e(prepared)
+
+
+def _tosa_quantizer() -> StatefulTOSAQuantizer:
+    return StatefulTOSAQuantizer(common.get_tosa_compile_spec("TOSA-1.0+INT+int16"))
+
+
+@common.parametrize("name", {name: name for name in STEPS})
+def test_stacked_steps_gates_have_their_own_sums_tosa(name: str) -> None:
+    """Two stacked layers quantize as one does, layer by layer."""
+    quantized = _quantized_stacked(name, _tosa_quantizer())
+    check_gates_have_their_own_sums(quantized, _expected_activations((name,), STACKED_LAYERS))
+
+
+def test_release_lstm_decomposition_shares_one_sum_tosa() -> None:
+    """Without ConvertLstmToCellsPass the release's DecomposeLstmPass takes the nn.LSTM:
+    its gates read slices of one sum, which the check above tells apart."""
+    quantizer = _tosa_quantizer()
+    quantizer.cell_decompositions = tuple(
+        p for p in quantizer.cell_decompositions if p is not ConvertLstmToCellsPass
     )
+    quantized = _quantized_stacked("lstm_step", quantizer)
+    with pytest.raises(AssertionError, match="a sigmoid reads no sum"):
+        check_gates_have_their_own_sums(
+            quantized, _expected_activations(("lstm_step",), STACKED_LAYERS)
+        )
