@@ -206,27 +206,34 @@ def step_lowered_program(
     reference model; an Ethos-U delegate as its host twin, from the TOSA the lowering left
     in ``artifacts_dir``."""
     if isinstance(compile_spec, EthosUCompileSpec):
-        if artifacts_dir is None:
-            raise ValueError("an Ethos-U program is stepped from its TOSA: give artifacts_dir")
+        delegates = program.graph.find_nodes(
+            op="call_function", target=torch._higher_order_ops.executorch_call_delegate
+        )
+        if artifacts_dir is None or len(delegates) != 1:
+            raise ValueError(
+                f"an Ethos-U program is stepped from its one delegate's TOSA in artifacts_dir "
+                f"(got {len(delegates)} delegates, artifacts_dir {artifacts_dir})"
+            )
         dispatch = _EthosUTwinDispatch((artifacts_dir / "out.tosa").read_bytes(), compile_spec)
     else:
         dispatch = TosaReferenceModelDispatch()
     signature = program.graph_signature
     values = {**program.state_dict, **program.constants}
-    buffers = {spec.target: values[spec.target] for spec in signature.input_specs if spec.target}
+    # Parameters, constants and buffers by name; mutated buffers take each frame's value.
+    held = {spec.target: values[spec.target] for spec in signature.input_specs if spec.target}
     outputs = []
     with dispatch:
         for frame in frames:
             user_inputs = iter(frame)
             arguments = [
-                next(user_inputs) if spec.kind == InputKind.USER_INPUT else buffers[spec.target]
+                next(user_inputs) if spec.kind == InputKind.USER_INPUT else held[spec.target]
                 for spec in signature.input_specs
             ]
             results = program.graph_module(*arguments)
             outputs.append([])
             for spec, value in zip(signature.output_specs, results, strict=True):
                 if spec.kind == OutputKind.BUFFER_MUTATION:
-                    buffers[spec.target] = value
+                    held[spec.target] = value
                 elif spec.kind == OutputKind.USER_OUTPUT:
                     outputs[-1].append(value)
     return outputs
