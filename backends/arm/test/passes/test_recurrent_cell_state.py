@@ -281,3 +281,17 @@ def test_release_lstm_decomposition_shares_one_sum_tosa() -> None:
         check_gates_have_their_own_sums(
             quantized, _expected_activations("lstm_step", STACKED_LAYERS)
         )
+
+
+def test_stepped_error_tells_a_drift_from_an_offset_tosa() -> None:
+    """The bounds above on made-up errors: a constant 1.5 steps passes, a drift from 0 to 1
+    step over the 500 frames fails, though its mean (0.5) and every window are small."""
+    reference = torch.zeros(500, 1, 16)
+    step = 1e-4
+    offset = SteppedError.of(reference + 1.5 * step, reference, step)
+    assert max(offset.window_mean_steps) <= MAX_WINDOW_MEAN_STEPS
+    assert abs(offset.trend_steps) <= MAX_TREND_STEPS
+    ramp = torch.linspace(0, step, 500).reshape(500, 1, 1)
+    drift = SteppedError.of(reference + ramp, reference, step)
+    assert max(drift.window_mean_steps) <= MAX_WINDOW_MEAN_STEPS
+    assert drift.trend_steps == pytest.approx(1.0) and drift.trend_steps > MAX_TREND_STEPS
