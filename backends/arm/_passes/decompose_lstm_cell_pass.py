@@ -61,8 +61,11 @@ class DecomposeLstmCellPass(ArmPass):
         graph = graph_module.graph
         x, (h, c), w_ih, w_hh, *biases = node.args
         b_ih, b_hh = (*biases, None, None)[:2]
-        hidden = h.meta["val"].shape[-1]
-        feature_dim = x.meta["val"].dim() - 1
+        # From the cell's own h' (x may be a cell decomposed just before, whose nodes
+        # carry that cell's value until the retrace).
+        h_next = node.meta["val"][0]
+        hidden = h_next.shape[-1]
+        feature_dim = h_next.dim() - 1
 
         def op(target, *args: object) -> torch.fx.Node:
             created = create_node(graph, target, args=args, from_node=node)

@@ -10,6 +10,14 @@ on every release, so the quantized graph and the program's numbers do not depend
 
 * lstm_cell -> gate ops: ours (``DecomposeLstmCellPass`` runs before the release's
   ``DecomposeLstmPass``, which then finds no cell; ours gives each gate its own observer).
+* one-direction lstm.input (``nn.LSTM``) -> lstm_cell: ours (``ConvertLstmToCellsPass``,
+  before the release's ``DecomposeLstmPass``, whose one sum of the four gates shares an
+  observer); bidirectional or projected LSTMs: the release's.
+* gru_cell, rnn_tanh_cell, rnn_relu_cell -> gate ops: ours (``DecomposeGruCellPass``,
+  ``DecomposeRnnCellPass``; neither release has a pass: they stayed on the CPU in float).
+* gru.input, rnn_tanh.input, rnn_relu.input (``nn.GRU``, ``nn.RNN``) -> gate ops: the
+  release's (``DecomposeGruPass``, ``DecomposeRnnPass``, alike on both: their gates have
+  their own sums already).
 * buffer names per pass: ours (``PreserveMutableBuffersPass`` switches the release's
   restore off around the pass it wraps: ``release_buffer_restore_disabled``).
 * folding around state: ours (``FoldConstantsKeepMutableStatePass`` replaces, never

@@ -8,11 +8,15 @@
 from dataclasses import dataclass
 
 import torch
+from executorch.backends.arm._passes.arm_pass import ArmPass
 from executorch.backends.arm.common.arm_compile_spec import ArmCompileSpec
 from executorch.backends.arm.quantizer.arm_quantizer import EthosUQuantizer, TOSAQuantizer
 from torchao.quantization.pt2e.quantizer import QuantizationSpec, SharedQuantizationSpec
 
+from backends.arm._passes.convert_lstm_to_cells_pass import ConvertLstmToCellsPass
+from backends.arm._passes.decompose_gru_cell_pass import DecomposeGruCellPass
 from backends.arm._passes.decompose_lstm_cell_pass import DecomposeLstmCellPass
+from backends.arm._passes.decompose_rnn_cell_pass import DecomposeRnnCellPass
 from backends.arm._passes.pass_provenance import created_by
 from backends.arm._passes.preserve_mutable_buffers_pass import PreserveMutableBuffersPass
 from backends.arm._passes.stateful_arm_pass_manager import use_stateful_arm_pass_manager
@@ -27,16 +31,25 @@ class LstmGateProductSpec:
 
 
 class StatefulTOSAQuantizer(TOSAQuantizer):
-    """Quantizes LSTM cells and model-owned state for the Arm backend (TOSA, Ethos-U).
+    """Quantizes recurrent cells and model-owned state for the Arm backend (TOSA, Ethos-U).
 
-    ``aten.lstm_cell`` is decomposed (``DecomposeLstmCellPass``) before the release's
-    annotation pipeline, which runs under ``StatefulArmPassManager`` so mutable buffers
-    survive it; the gates quantize alike on every release (``upstream_capabilities``).
+    LSTM, GRU and RNN cells, and one-direction ``nn.LSTM`` layers, are decomposed into gates
+    (``cell_decompositions``) before the release's annotation pipeline, which runs under
+    ``StatefulArmPassManager`` so mutable buffers survive it; the gates quantize alike on
+    every release (``upstream_capabilities``).
 
     ``lstm_gate_products`` gives the gate products' inputs and weights their own specs:
     Vela's cost of a one-row product follows its input width and weight bytes, while the
     pre-activations, nonlinearities and state keep 16 bits.
     """
+
+    # In this order: the LSTM's layers become cells before the cells become gates.
+    cell_decompositions: tuple[type[ArmPass], ...] = (
+        ConvertLstmToCellsPass,
+        DecomposeLstmCellPass,
+        DecomposeGruCellPass,
+        DecomposeRnnCellPass,
+    )
 
     def __init__(
         self, compile_spec: ArmCompileSpec, lstm_gate_products: LstmGateProductSpec | None = None
@@ -45,8 +58,8 @@ class StatefulTOSAQuantizer(TOSAQuantizer):
         self.lstm_gate_products = lstm_gate_products or LstmGateProductSpec()
 
     def transform_for_annotation(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
-        decompose = DecomposeLstmCellPass(tfa_pass=True)
-        model = PreserveMutableBuffersPass(decompose)(model).graph_module
+        for decompose in self.cell_decompositions:
+            model = PreserveMutableBuffersPass(decompose(tfa_pass=True))(model).graph_module
         with use_stateful_arm_pass_manager():
             return super().transform_for_annotation(model)
 

@@ -22,6 +22,10 @@ through a customization point the pipelines offer:
 - ``to_executorch``: the state's initial values serialized (``InitializedMutableBufferPass``);
 - ``run_stateful``: ``run()`` inside ``use_stateful_arm_pass_manager()``.
 
+``step_lowered_program`` then runs the lowered program frame by frame with its state
+carried, the delegate on the TOSA reference model (an Ethos-U delegate's TOSA from the
+artifacts folder: the device's host twin).
+
 Why the state is reset twice: the harness's quantize stage captures the model with
 ``export(...).module()``, which shares the eager model's buffer tensors, and the exported
 program shares the quantized model's. Every reference run (calibration, the comparison
@@ -37,13 +41,16 @@ from pathlib import Path
 
 import executorch.kernels.quantized  # noqa: F401  (registers the q/dq out variants)
 import torch
+from executorch.backends.arm.common.arm_compile_spec import ArmCompileSpec
 from executorch.backends.arm.ethosu import EthosUCompileSpec
+from executorch.backends.arm.test.runner_utils import TosaReferenceModelDispatch, run_tosa_graph
 from executorch.backends.arm.test.tester.arm_tester import ToEdgeTransformAndLower, ToExecutorch
 from executorch.backends.arm.test.tester.quantize import ArmQuantize
 from executorch.backends.arm.test.tester.test_pipeline import BasePipeline
 from executorch.backends.test.harness.stages import StageType
-from executorch.exir import ExecutorchBackendConfig, ExecutorchProgramManager
+from executorch.exir import ExecutorchBackendConfig, ExecutorchProgramManager, ExportedProgram
 from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPass
+from torch.export.graph_signature import InputKind, OutputKind
 from torchao.quantization.pt2e.quantizer import QuantizationConfig
 
 from backends.arm._passes import FoldScalarMulIntoQParamsPass, use_stateful_arm_pass_manager
@@ -150,6 +157,86 @@ def check_vela_runs_everything_on_npu(pipeline: BasePipeline, artifacts_dir: Pat
         assert report.cpu_ops == 0 and report.npu_ops > 0, report
 
     pipeline.add_stage_after("to_edge_transform_and_lower", vela_runs_everything_on_npu)
+
+
+class _EthosUTwinDispatch(TosaReferenceModelDispatch):
+    """Runs an Ethos-U delegate as its host twin: the TOSA that Vela compiled, on the TOSA
+    reference model (the release's dispatch runs TOSA delegates only)."""
+
+    def __init__(self, tosa: bytes, compile_spec: EthosUCompileSpec) -> None:
+        super().__init__()
+        self.tosa = tosa
+        self.tosa_spec = compile_spec.tosa_spec
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func is torch._higher_order_ops.executorch_call_delegate:
+            lowered, *inputs = args
+            self.ran_tosa_dispatch = True
+            output = lowered.original_module.graph.output_node()
+            return run_tosa_graph(self.tosa, self.tosa_spec, inputs, output)
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+def lowered_program(pipeline: BasePipeline) -> ExportedProgram:
+    """The program ``to_edge_transform_and_lower`` made (delegate and CPU operators)."""
+    return pipeline.tester.get_artifact(StageType.TO_EDGE_TRANSFORM_AND_LOWER).exported_program()
+
+
+def output_scales(program: ExportedProgram) -> list[float]:
+    """The scale of each user output's dequantize (on the CPU, outside the delegate)."""
+    outputs = program.graph.output_node().args[0]
+    scales = []
+    for spec, node in zip(program.graph_signature.output_specs, outputs, strict=True):
+        if spec.kind == OutputKind.USER_OUTPUT:
+            if "dequantize_per_tensor" not in str(getattr(node, "target", "")):
+                raise AssertionError(f"output {node} is not read through a dequantize")
+            scales.append(float(node.args[1]))
+    return scales
+
+
+def step_lowered_program(
+    program: ExportedProgram,
+    compile_spec: ArmCompileSpec,
+    frames: Sequence[tuple[torch.Tensor, ...]],
+    artifacts_dir: Path | None = None,
+) -> list[list[torch.Tensor]]:
+    """The user outputs of a lowered ``program`` for each of ``frames`` (its user inputs),
+    run one after the other from its initial buffers, each mutated buffer carried to the
+    next frame as the ExecuTorch runtime writes it back. A TOSA delegate runs on the TOSA
+    reference model; an Ethos-U delegate as its host twin, from the TOSA the lowering left
+    in ``artifacts_dir``."""
+    if isinstance(compile_spec, EthosUCompileSpec):
+        delegates = program.graph.find_nodes(
+            op="call_function", target=torch._higher_order_ops.executorch_call_delegate
+        )
+        if artifacts_dir is None or len(delegates) != 1:
+            raise ValueError(
+                f"an Ethos-U program is stepped from its one delegate's TOSA in artifacts_dir "
+                f"(got {len(delegates)} delegates, artifacts_dir {artifacts_dir})"
+            )
+        dispatch = _EthosUTwinDispatch((artifacts_dir / "out.tosa").read_bytes(), compile_spec)
+    else:
+        dispatch = TosaReferenceModelDispatch()
+    signature = program.graph_signature
+    values = {**program.state_dict, **program.constants}
+    # Parameters, constants and buffers by name; mutated buffers take each frame's value.
+    held = {spec.target: values[spec.target] for spec in signature.input_specs if spec.target}
+    outputs = []
+    with dispatch:
+        for frame in frames:
+            user_inputs = iter(frame)
+            arguments = [
+                next(user_inputs) if spec.kind == InputKind.USER_INPUT else held[spec.target]
+                for spec in signature.input_specs
+            ]
+            results = program.graph_module(*arguments)
+            outputs.append([])
+            for spec, value in zip(signature.output_specs, results, strict=True):
+                if spec.kind == OutputKind.BUFFER_MUTATION:
+                    held[spec.target] = value
+                elif spec.kind == OutputKind.USER_OUTPUT:
+                    outputs[-1].append(value)
+    return outputs
 
 
 def program_summary(pipeline: BasePipeline) -> ProgramSummary:

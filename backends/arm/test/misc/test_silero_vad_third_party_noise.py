@@ -40,6 +40,7 @@ COMMANDS = [
     "examples.arm.silero_vad.run_silero_vad",
     "examples.arm.silero_vad.lab.benchmark_accuracy",
     "examples.arm.silero_vad.lab.benchmark_performance",
+    "examples.arm.silero_vad.lab.benchmark_recurrent_cells",
     "examples.arm.silero_vad.verification.program_reference",
     "examples.arm.silero_vad.lab.soak_runner",
 ]

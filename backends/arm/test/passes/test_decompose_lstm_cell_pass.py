@@ -115,6 +115,32 @@ def test_decompose_lstm_cell_rejects_out_of_range_index_tosa() -> None:
         DecomposeLstmCellPass(tfa_pass=True)(graph_module)
 
 
+class StackedCells(nn.Module):
+    """Two LSTM cells, the second reading the first's h'."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = nn.LSTMCell(INPUT, HIDDEN)
+        self.second = nn.LSTMCell(HIDDEN, HIDDEN)
+
+    def forward(self, x: torch.Tensor, h: torch.Tensor, c: torch.Tensor):
+        h1, c1 = self.first(x, (h, c))
+        return self.second(h1, (h1 * 0.5, c1))
+
+
+def test_decompose_stacked_lstm_cells_tosa() -> None:
+    """The second cell reads nodes of the first one's decomposition, which carry the first
+    cell's value until the pass retraces: its shapes come from its own value."""
+    torch.manual_seed(2)
+    model = StackedCells().eval()
+    inputs = (torch.randn(2, INPUT), torch.randn(2, HIDDEN), torch.randn(2, HIDDEN))
+    graph_module = torch.export.export(model, inputs).module(check_guards=False)
+    decomposed = DecomposeLstmCellPass(tfa_pass=True)(graph_module).graph_module
+    assert len(lstm_gate_product_nodes(decomposed)) == 4
+    for want, got in zip(model(*inputs), decomposed(*inputs), strict=True):
+        torch.testing.assert_close(got, want, atol=1e-6, rtol=1e-6)
+
+
 class LstmCellHead(nn.Module):
     """A small stateless cell model: linear -> LSTMCell -> linear -> sigmoid."""
 
