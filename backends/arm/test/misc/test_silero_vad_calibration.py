@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -159,16 +160,32 @@ def test_level_versions_are_gains_on_the_clip_as_recorded(validation_wavs: list[
     assert np.abs(quiet.pcm - expected).max() <= 1
 
 
+def _quantize_default_u85(
+    eager_silero: SileroVAD,
+    streams: list[AudioStream],
+    calibrate: Callable[[torch.fx.GraphModule], None],
+) -> None:
+    """Quantizes the default arrangement for Ethos-U85, ``calibrate`` in place of the
+    export's calibration."""
+    stateful = StatefulSileroVAD(
+        build_float_model(), calibrate_state_quantization(eager_silero, streams)
+    )
+    quantize(
+        stateful,
+        example_inputs(),
+        calibrate,
+        make_compile_spec("ethos-u85-256", None, None, None),
+        quantization_config(),
+        lstm_gate_product_spec(DEFAULT_CONFIG.for_memory_mode("Sram_Only")),
+    )
+
+
 def test_constant_observers_look_once(
     all_streams: list[AudioStream], eager_silero: SileroVAD
 ) -> None:
     """Weight observers see their weight on the first frame only (it never changes), then
     are restored; the calibration still ends with every weight's range."""
     streams = _short(all_streams[:1], 4)
-    config = DEFAULT_CONFIG.for_memory_mode("Sram_Only")
-    stateful = StatefulSileroVAD(
-        build_float_model(), calibrate_state_quantization(eager_silero, streams)
-    )
     seen: dict[str, int] = {}
 
     def calibrate(prepared: torch.fx.GraphModule) -> None:
@@ -188,14 +205,7 @@ def test_constant_observers_look_once(
         ranged = [observer for observer in constants if hasattr(observer, "min_val")]
         assert len(ranged) >= 9 and all(observer.min_val.numel() > 0 for observer in ranged)
 
-    quantize(
-        stateful,
-        example_inputs(),
-        calibrate,
-        make_compile_spec("ethos-u85-256", None, None, None),
-        quantization_config(),
-        lstm_gate_product_spec(config),
-    )
+    _quantize_default_u85(eager_silero, streams, calibrate)
     assert seen and set(seen.values()) == {1}
 
 
@@ -222,9 +232,6 @@ def test_calibrated_ranges_sit_on_the_grid_and_the_model_is_restored(
     """After calibration every activation range (not the constants') is on the reproducible
     grid (RANGE_BITS significant bits), and the prepared model is float32 again."""
     streams = _short(all_streams[:1], 6)
-    stateful = StatefulSileroVAD(
-        build_float_model(), calibrate_state_quantization(eager_silero, streams)
-    )
     checked: list[tuple[float, float]] = []
 
     def calibrate(prepared: torch.fx.GraphModule) -> None:
@@ -238,14 +245,7 @@ def test_calibrated_ranges_sit_on_the_grid_and_the_model_is_restored(
             if type(module) is MinMaxObserver and module not in constants:
                 checked.append((module.min_val.item(), module.max_val.item()))
 
-    quantize(
-        stateful,
-        example_inputs(),
-        calibrate,
-        make_compile_spec("ethos-u85-256", None, None, None),
-        quantization_config(),
-        lstm_gate_product_spec(DEFAULT_CONFIG.for_memory_mode("Sram_Only")),
-    )
+    _quantize_default_u85(eager_silero, streams, calibrate)
     assert len(checked) > 30  # every activation but the two int8 gate inputs (histograms)
     for low, high in checked:
         for value in (low, high):
