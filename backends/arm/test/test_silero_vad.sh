@@ -19,7 +19,8 @@ usage() {
   cat <<USAGE
 Usage: $0 [--executorch VERSION] [--skip-cpp] [--skip-upstream] [--] [pytest arguments]
 
-Without --executorch it tests every release that has a requirements/executorch-*.txt:
+Without --executorch it tests every release that has a requirements/executorch-*.txt
+(A and B side by side, B's output printed when A is done; then C):
   A. the full suite on the default release (${SILERO_VAD_DEFAULT_EXECUTORCH}), in its venv:
      1. ruff (lint + format check)
      2. backends/arm/test/run_cpp_tests.sh: host build, CTest, ASan/UBSan unit tests,
@@ -198,14 +199,40 @@ if [[ -n "${executorch}" ]]; then
 fi
 
 mapfile -t others < <(other_releases)
-# Each release in its own process, so one venv's activation never leaks into the next.
 options=()
 [[ ${skip_cpp} -eq 0 ]] || options+=(--skip-cpp)
 [[ ${skip_upstream} -eq 0 ]] || options+=(--skip-upstream)
-for version in "${SILERO_VAD_DEFAULT_EXECUTORCH}" "${others[@]}"; do
-  stage "executorch ${version}"
-  "$0" --executorch "${version}" "${options[@]}" -- "${pytest_args[@]}"
+# The releases run side by side (most of each is one busy core: the TOSA reference model,
+# Vela, pytest), so the Debian packages come first: apt-get takes one lock at a time.
+if [[ ${skip_cpp} -eq 0 ]]; then
+  # shellcheck source=../scripts/cpp_utils.sh
+  source "${repo_root}/backends/arm/scripts/cpp_utils.sh"
+  cpp_ensure_packages libgtest-dev clang-19 libclang-rt-19-dev clang-format-19 \
+    gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
+fi
+python3 -c 'import ensurepip, venv' 2>/dev/null || silero_vad_apt_install python3-venv
+# Each release in its own process, so one venv's activation never leaks into the next; the
+# other releases' output goes to build/test_silero_vad.VERSION.log and is printed after A.
+other_pids=()
+trap '[[ ${#other_pids[@]} -eq 0 ]] || kill "${other_pids[@]}" 2>/dev/null || true' EXIT
+for version in "${others[@]}"; do
+  stage "executorch ${version} in the background (build/test_silero_vad.${version}.log)"
+  "$0" --executorch "${version}" "${options[@]}" -- "${pytest_args[@]}" \
+    >"build/test_silero_vad.${version}.log" 2>&1 &
+  other_pids+=($!)
 done
+stage "executorch ${SILERO_VAD_DEFAULT_EXECUTORCH}"
+"$0" --executorch "${SILERO_VAD_DEFAULT_EXECUTORCH}" "${options[@]}" -- "${pytest_args[@]}"
+for index in "${!others[@]}"; do
+  version="${others[${index}]}"
+  status=0
+  wait "${other_pids[${index}]}" || status=$?
+  stage "executorch ${version} (its log follows)"
+  cat "build/test_silero_vad.${version}.log"
+  [[ ${status} -eq 0 ]] ||
+    { echo "ERROR $(basename "$0"): executorch ${version} failed (exit ${status}; log: build/test_silero_vad.${version}.log)" >&2; exit 1; }
+done
+other_pids=()
 activate_python_env "${SILERO_VAD_DEFAULT_EXECUTORCH}"
 if [[ ${#others[@]} -gt 0 ]]; then
   release_parity "${others[@]}"
