@@ -4,14 +4,15 @@
 # LICENSE file in the root directory of this source tree.
 
 import torch
-from executorch.backends.arm._passes.arm_pass import ArmPass
-from executorch.backends.arm._passes.arm_pass_utils import create_node
-from executorch.exir.pass_base import ExportPass, PassResult
+from executorch.exir.pass_base import ExportPass
 
-from backends.arm._passes.pass_provenance import mark_created_by
+from backends.arm._passes.decompose_recurrent_cell_pass import (
+    CreateOp,
+    DecomposeRecurrentCellPass,
+)
 
 
-class DecomposeGruCellPass(ArmPass):
+class DecomposeGruCellPass(DecomposeRecurrentCellPass):
     """Decomposes aten.gru_cell (no release pass: it stays on the CPU in float) into gate
     ops that the Arm INT pipeline quantizes and lowers; run before quantization annotation:
 
@@ -28,7 +29,7 @@ class DecomposeGruCellPass(ArmPass):
 
     _passes_required_after: set[type[ExportPass]] = set()
 
-    _TARGET = torch.ops.aten.gru_cell.default
+    _TARGETS = (torch.ops.aten.gru_cell.default,)
 
     _linear = torch.ops.aten.linear.default
     _add = torch.ops.aten.add.Tensor
@@ -38,26 +39,7 @@ class DecomposeGruCellPass(ArmPass):
     _sigmoid = torch.ops.aten.sigmoid.default
     _tanh = torch.ops.aten.tanh.default
 
-    def call(self, graph_module: torch.fx.GraphModule) -> PassResult:
-        graph = graph_module.graph
-        modified = False
-        for node in list(graph.find_nodes(op="call_function", target=self._TARGET)):
-            if not self.allowed_to_transform(node.meta):
-                continue
-            with graph.inserting_before(node):
-                h_next = self._decompose(graph_module, node)
-            node.replace_all_uses_with(h_next)
-            graph.erase_node(node)
-            modified = True
-        if modified:
-            graph.eliminate_dead_code()
-            graph_module.recompile()
-            # Retrace so that every new node carries a fake-tensor value.
-            graph_module = super().call(graph_module).graph_module
-        return PassResult(graph_module, modified)
-
-    def _decompose(self, graph_module: torch.fx.GraphModule, node: torch.fx.Node) -> torch.fx.Node:
-        graph = graph_module.graph
+    def _decompose(self, node: torch.fx.Node, op: CreateOp) -> torch.fx.Node:
         x, h, w_ih, w_hh, *biases = node.args
         b_ih, b_hh = (*biases, None, None)[:2]
         # From the cell's own h' (x may be a cell decomposed just before, whose nodes
@@ -65,11 +47,6 @@ class DecomposeGruCellPass(ArmPass):
         h_next = node.meta["val"]
         hidden = h_next.shape[-1]
         feature_dim = h_next.dim() - 1
-
-        def op(target, *args: object) -> torch.fx.Node:
-            created = create_node(graph, target, args=args, from_node=node)
-            mark_created_by(created, self)
-            return created
 
         gates_x = op(self._linear, x, w_ih, b_ih)
         gates_h = op(self._linear, h, w_hh, b_hh)

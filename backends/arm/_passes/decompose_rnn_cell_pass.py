@@ -4,14 +4,15 @@
 # LICENSE file in the root directory of this source tree.
 
 import torch
-from executorch.backends.arm._passes.arm_pass import ArmPass
-from executorch.backends.arm._passes.arm_pass_utils import create_node
-from executorch.exir.pass_base import ExportPass, PassResult
+from executorch.exir.pass_base import ExportPass
 
-from backends.arm._passes.pass_provenance import mark_created_by
+from backends.arm._passes.decompose_recurrent_cell_pass import (
+    CreateOp,
+    DecomposeRecurrentCellPass,
+)
 
 
-class DecomposeRnnCellPass(ArmPass):
+class DecomposeRnnCellPass(DecomposeRecurrentCellPass):
     """Decomposes aten.rnn_tanh_cell and aten.rnn_relu_cell (no release pass: they stay on
     the CPU in float) into ops that the Arm INT pipeline quantizes and lowers; run before
     quantization annotation:
@@ -31,35 +32,11 @@ class DecomposeRnnCellPass(ArmPass):
         torch.ops.aten.rnn_tanh_cell.default: torch.ops.aten.tanh.default,
         torch.ops.aten.rnn_relu_cell.default: torch.ops.aten.relu.default,
     }
+    _TARGETS = tuple(_ACTIVATIONS)
 
-    def call(self, graph_module: torch.fx.GraphModule) -> PassResult:
-        graph = graph_module.graph
-        modified = False
-        for node in list(graph.nodes):
-            if node.op != "call_function" or node.target not in self._ACTIVATIONS:
-                continue
-            if not self.allowed_to_transform(node.meta):
-                continue
-            with graph.inserting_before(node):
-                h_next = self._decompose(graph, node)
-            node.replace_all_uses_with(h_next)
-            graph.erase_node(node)
-            modified = True
-        if modified:
-            graph.eliminate_dead_code()
-            graph_module.recompile()
-            # Retrace so that every new node carries a fake-tensor value.
-            graph_module = super().call(graph_module).graph_module
-        return PassResult(graph_module, modified)
-
-    def _decompose(self, graph: torch.fx.Graph, node: torch.fx.Node) -> torch.fx.Node:
+    def _decompose(self, node: torch.fx.Node, op: CreateOp) -> torch.fx.Node:
         x, h, w_ih, w_hh, *biases = node.args
         b_ih, b_hh = (*biases, None, None)[:2]
-
-        def op(target, *args: object) -> torch.fx.Node:
-            created = create_node(graph, target, args=args, from_node=node)
-            mark_created_by(created, self)
-            return created
 
         pre_activation = op(
             self._add, op(self._linear, x, w_ih, b_ih), op(self._linear, h, w_hh, b_hh)
