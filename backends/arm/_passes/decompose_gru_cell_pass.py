@@ -31,14 +31,6 @@ class DecomposeGruCellPass(DecomposeRecurrentCellPass):
 
     _TARGETS = (torch.ops.aten.gru_cell.default,)
 
-    _linear = torch.ops.aten.linear.default
-    _add = torch.ops.aten.add.Tensor
-    _sub = torch.ops.aten.sub.Tensor
-    _mul = torch.ops.aten.mul.Tensor
-    _slice = torch.ops.aten.slice.Tensor
-    _sigmoid = torch.ops.aten.sigmoid.default
-    _tanh = torch.ops.aten.tanh.default
-
     def _decompose(self, node: torch.fx.Node, op: CreateOp) -> torch.fx.Node:
         x, h, w_ih, w_hh, *biases = node.args
         b_ih, b_hh = (*biases, None, None)[:2]

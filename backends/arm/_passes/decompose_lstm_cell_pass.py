@@ -30,13 +30,6 @@ class DecomposeLstmCellPass(DecomposeRecurrentCellPass):
 
     _TARGETS = (torch.ops.aten.lstm_cell.default,)
 
-    _linear = torch.ops.aten.linear.default
-    _add = torch.ops.aten.add.Tensor
-    _mul = torch.ops.aten.mul.Tensor
-    _slice = torch.ops.aten.slice.Tensor
-    _sigmoid = torch.ops.aten.sigmoid.default
-    _tanh = torch.ops.aten.tanh.default
-
     def _decompose(self, node: torch.fx.Node, op: CreateOp) -> tuple[torch.fx.Node, torch.fx.Node]:
         x, (h, c), w_ih, w_hh, *biases = node.args
         b_ih, b_hh = (*biases, None, None)[:2]

@@ -30,6 +30,15 @@ class DecomposeRecurrentCellPass(ArmPass):
 
     _TARGETS: tuple[OpOverload, ...] = ()
 
+    # What the cells' gate math is built from (each quantized and lowered by the Arm backend).
+    _linear = torch.ops.aten.linear.default
+    _add = torch.ops.aten.add.Tensor
+    _sub = torch.ops.aten.sub.Tensor
+    _mul = torch.ops.aten.mul.Tensor
+    _slice = torch.ops.aten.slice.Tensor
+    _sigmoid = torch.ops.aten.sigmoid.default
+    _tanh = torch.ops.aten.tanh.default
+
     def call(self, graph_module: torch.fx.GraphModule) -> PassResult:
         graph = graph_module.graph
         modified = False

@@ -25,9 +25,6 @@ class DecomposeRnnCellPass(DecomposeRecurrentCellPass):
 
     _passes_required_after: set[type[ExportPass]] = set()
 
-    _linear = torch.ops.aten.linear.default
-    _add = torch.ops.aten.add.Tensor
-
     _ACTIVATIONS = {
         torch.ops.aten.rnn_tanh_cell.default: torch.ops.aten.tanh.default,
         torch.ops.aten.rnn_relu_cell.default: torch.ops.aten.relu.default,
