@@ -39,36 +39,47 @@ class ProgramContractError(RuntimeError):
     """The exported program breaks the runtime's contract; the message says how."""
 
 
-def contract_violations(
-    summary: ProgramSummary, geometry: FrameGeometry, audio_input: str, on_npu: bool
+def interface_violations(
+    summary: ProgramSummary,
+    geometry: FrameGeometry,
+    input_dtype: type[np.generic],
+    state_dtype: type[np.generic],
 ) -> list[str]:
-    """Every way ``summary`` breaks the contract (empty when it holds)."""
+    """How ``summary`` breaks what every runtime relies on, whatever runs the network: one
+    frame in, one float32 probability out, the geometry in the metadata methods, one state
+    buffer that starts at zero and is written once per call (empty when it holds)."""
     problems = []
-    expected_input = TensorSpec(_INPUT_DTYPES[audio_input], (1, geometry.frame_samples))
+    expected_input = TensorSpec(input_dtype, (1, geometry.frame_samples))
     if summary.inputs != [expected_input]:
         problems.append(f"inputs {summary.inputs}, expected [{expected_input}]")
     expected_output = TensorSpec(np.float32, (1, 1))
     if summary.outputs != [expected_output]:
         problems.append(f"outputs {summary.outputs}, expected [{expected_output}]")
+    if summary.metadata != geometry.metadata():
+        problems.append(f"metadata methods {summary.metadata}, expected {geometry.metadata()}")
 
     writes = summary.operator_calls.get(STATE_WRITE, 0)
     if len(summary.mutable_buffers) != 1 or writes != 1:
         problems.append(
             f"{len(summary.mutable_buffers)} mutable buffer(s) and {writes} state write(s) "
-            "per call, expected one of each: the model-owned state was lost"
+            "per call, expected one of each: the program-owned state was lost"
         )
     for buffer in summary.mutable_buffers:
-        if buffer.shape != STATE_SHAPE or buffer.dtype is not _STATE_DTYPE:
+        if buffer.shape != STATE_SHAPE or buffer.dtype is not state_dtype:
             problems.append(
                 f"state buffer {buffer.dtype.__name__ if buffer.dtype else '?'} "
-                f"{buffer.shape}, expected {_STATE_DTYPE.__name__} {STATE_SHAPE}"
+                f"{buffer.shape}, expected {state_dtype.__name__} {STATE_SHAPE}"
             )
         if buffer.initial_value is None or np.any(buffer.initial_value):
             problems.append("the state buffer does not start at zero in the program")
+    return problems
 
-    if summary.metadata != geometry.metadata():
-        problems.append(f"metadata methods {summary.metadata}, expected {geometry.metadata()}")
 
+def contract_violations(
+    summary: ProgramSummary, geometry: FrameGeometry, audio_input: str, on_npu: bool
+) -> list[str]:
+    """Every way ``summary`` breaks the contract (empty when it holds)."""
+    problems = interface_violations(summary, geometry, _INPUT_DTYPES[audio_input], _STATE_DTYPE)
     if on_npu:
         if summary.delegates != 1:
             problems.append(f"{summary.delegates} delegates, expected one")

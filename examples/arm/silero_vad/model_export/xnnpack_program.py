@@ -45,16 +45,14 @@ from examples.arm.silero_vad.model_export.frame_geometry import (
     frame_geometry,
 )
 from examples.arm.silero_vad.model_export.program_contract import (
-    STATE_WRITE,
     ProgramContractError,
+    interface_violations,
 )
 from examples.arm.silero_vad.model_export.program_inspection import (
     ProgramSummary,
-    TensorSpec,
     inspect_program,
 )
 from examples.arm.silero_vad.model_export.silero_vad_model import (
-    STATE_SHAPE,
     SileroVAD,
     float_probabilities,
     zero_state,
@@ -111,27 +109,7 @@ def xnnpack_contract_violations(summary: ProgramSummary, geometry: FrameGeometry
     frame in, one float32 probability out, the geometry in the metadata methods), one
     float32 state buffer that starts at zero and is written once per call, and the
     network's arithmetic in XNNPACK delegates (empty when it holds)."""
-    problems = []
-    expected_input = TensorSpec(np.int16, (1, geometry.frame_samples))
-    if summary.inputs != [expected_input]:
-        problems.append(f"inputs {summary.inputs}, expected [{expected_input}]")
-    expected_output = TensorSpec(np.float32, (1, 1))
-    if summary.outputs != [expected_output]:
-        problems.append(f"outputs {summary.outputs}, expected [{expected_output}]")
-    if summary.metadata != geometry.metadata():
-        problems.append(f"metadata methods {summary.metadata}, expected {geometry.metadata()}")
-    writes = summary.operator_calls.get(STATE_WRITE, 0)
-    if len(summary.mutable_buffers) != 1 or writes != 1:
-        problems.append(
-            f"{len(summary.mutable_buffers)} mutable buffer(s) and {writes} state write(s) "
-            "per call, expected one of each: the program-owned state was lost"
-        )
-    for buffer in summary.mutable_buffers:
-        if buffer.shape != STATE_SHAPE or buffer.dtype is not np.float32:
-            name = buffer.dtype.__name__ if buffer.dtype else "?"
-            problems.append(f"state buffer {name} {buffer.shape}, expected float32 {STATE_SHAPE}")
-        if buffer.initial_value is None or np.any(buffer.initial_value):
-            problems.append("the state buffer does not start at zero in the program")
+    problems = interface_violations(summary, geometry, np.int16, np.float32)
     if not summary.backends or set(summary.backends) != {XNNPACK_BACKEND}:
         problems.append(f"delegates to {list(summary.backends)}, expected {XNNPACK_BACKEND} only")
     on_cpu = sorted(op for op in summary.operator_calls if op.startswith(_ARITHMETIC))
