@@ -20,7 +20,7 @@ usage() {
 Usage: $0 [--executorch VERSION] [--skip-cpp] [--skip-upstream] [--] [pytest arguments]
 
 Without --executorch it tests every release that has a requirements/executorch-*.txt
-(A and B side by side, B's output printed when A is done; then C):
+(A beside B and C's main jobs, whose output is printed when A is done; then the comparison):
   A. the full suite on the default release (${SILERO_VAD_DEFAULT_EXECUTORCH}), in its venv:
      1. ruff (lint + format check)
      2. backends/arm/test/run_cpp_tests.sh: host build, CTest, ASan/UBSan unit tests,
@@ -166,19 +166,22 @@ release_checks() {
   upstream_arm_tests "${version}"
 }
 
-# C: the main job on each release, compared with the default release's.
+# C1: the main job of one release, for the comparison.
+release_main_job() {
+  local version="$1"
+  stage "main job on executorch ${version} -> build/release_parity/${version}"
+  rm -rf "build/release_parity/${version}"
+  # The comparison reads the validation clips' twins and the reports, not the recording
+  # conditions (test_silero_vad_main_job.py runs those on the default release).
+  examples/arm/silero_vad/run.sh --executorch "${version}" --conditions none \
+    --output-dir "build/release_parity/${version}" >"build/release_parity.${version}.log" 2>&1 ||
+    { tail -n 30 "build/release_parity.${version}.log" >&2; echo "ERROR main job on executorch ${version} failed (log: build/release_parity.${version}.log)" >&2; return 1; }
+}
+
+# C2: each other release's main job compared with the default release's.
 release_parity() {
   local version
   local reference="build/release_parity/${SILERO_VAD_DEFAULT_EXECUTORCH}"
-  for version in "${SILERO_VAD_DEFAULT_EXECUTORCH}" "$@"; do
-    stage "main job on executorch ${version} -> build/release_parity/${version}"
-    rm -rf "build/release_parity/${version}"
-    # The comparison reads the validation clips' twins and the reports, not the recording
-    # conditions (test_silero_vad_main_job.py runs those on the default release).
-    examples/arm/silero_vad/run.sh --executorch "${version}" --conditions none \
-      --output-dir "build/release_parity/${version}" >"build/release_parity.${version}.log" 2>&1 ||
-      { tail -n 30 "build/release_parity.${version}.log" >&2; echo "ERROR main job on executorch ${version} failed (log: build/release_parity.${version}.log)" >&2; exit 1; }
-  done
   for version in "$@"; do
     stage "release parity: executorch ${SILERO_VAD_DEFAULT_EXECUTORCH} vs ${version}"
     python -m backends.arm.test.compare_releases "${reference}" "build/release_parity/${version}" \
@@ -211,30 +214,37 @@ if [[ ${skip_cpp} -eq 0 ]]; then
     gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
 fi
 python3 -c 'import ensurepip, venv' 2>/dev/null || silero_vad_apt_install python3-venv
-# Each release in its own process, so one venv's activation never leaks into the next; the
-# other releases' output goes to build/test_silero_vad.VERSION.log and is printed after A.
-other_pids=()
-trap '[[ ${#other_pids[@]} -eq 0 ]] || kill "${other_pids[@]}" 2>/dev/null || true' EXIT
-for version in "${others[@]}"; do
-  stage "executorch ${version} in the background (build/test_silero_vad.${version}.log)"
-  "$0" --executorch "${version}" "${options[@]}" -- "${pytest_args[@]}" \
-    >"build/test_silero_vad.${version}.log" 2>&1 &
-  other_pids+=($!)
-done
+# Each release in its own process, so one venv's activation never leaks into the next. The
+# other releases' checks (B) and then every release's main job (C1) run beside A; their
+# output goes to build/test_silero_vad.others.log and is printed when A is done. The default
+# release's venv is ready by then: A makes it first.
+others_pid=""
+trap '[[ -z "${others_pid}" ]] || kill "${others_pid}" 2>/dev/null || true' EXIT
+if [[ ${#others[@]} -gt 0 ]]; then
+  stage "executorch ${others[*]} and the main jobs in the background (build/test_silero_vad.others.log)"
+  (
+    set -e
+    for version in "${others[@]}"; do
+      stage "executorch ${version}"
+      "$0" --executorch "${version}" "${options[@]}" -- "${pytest_args[@]}"
+    done
+    for version in "${SILERO_VAD_DEFAULT_EXECUTORCH}" "${others[@]}"; do
+      release_main_job "${version}"
+    done
+  ) >build/test_silero_vad.others.log 2>&1 &
+  others_pid=$!
+fi
 stage "executorch ${SILERO_VAD_DEFAULT_EXECUTORCH}"
 "$0" --executorch "${SILERO_VAD_DEFAULT_EXECUTORCH}" "${options[@]}" -- "${pytest_args[@]}"
-for index in "${!others[@]}"; do
-  version="${others[${index}]}"
+if [[ -n "${others_pid}" ]]; then
   status=0
-  wait "${other_pids[${index}]}" || status=$?
-  stage "executorch ${version} (its log follows)"
-  cat "build/test_silero_vad.${version}.log"
+  wait "${others_pid}" || status=$?
+  others_pid=""
+  stage "executorch ${others[*]} and the main jobs (their log follows)"
+  cat build/test_silero_vad.others.log
   [[ ${status} -eq 0 ]] ||
-    { echo "ERROR $(basename "$0"): executorch ${version} failed (exit ${status}; log: build/test_silero_vad.${version}.log)" >&2; exit 1; }
-done
-other_pids=()
-activate_python_env "${SILERO_VAD_DEFAULT_EXECUTORCH}"
-if [[ ${#others[@]} -gt 0 ]]; then
+    { echo "ERROR $(basename "$0"): executorch ${others[*]} or a main job failed (exit ${status}; log: build/test_silero_vad.others.log)" >&2; exit 1; }
+  activate_python_env "${SILERO_VAD_DEFAULT_EXECUTORCH}"
   release_parity "${others[@]}"
 fi
 echo "test_silero_vad.sh: PASS on executorch ${SILERO_VAD_DEFAULT_EXECUTORCH} ${others[*]} in $((SECONDS - start)) s"
