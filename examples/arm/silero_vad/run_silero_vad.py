@@ -291,7 +291,7 @@ def _export_summary(result: ExportResult) -> str:
             f"{vela['cycles_total']:,} cycles per frame, SRAM {vela['sram_kib']} KiB, "
             f"DRAM {vela['dram_kib']} KiB"
         )
-    return f"{line}\nexport: sha256 {report['pte_sha256']} (the same on any build machine)"
+    return f"{line}\nexport: sha256 {report['pte_sha256']} (RESULTS.md lists those measured)"
 
 
 @exit_on_errors(UsageError, AudioError, NotReproducibleError, TwinError, ComparisonError)

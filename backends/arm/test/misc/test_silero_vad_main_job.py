@@ -7,12 +7,14 @@
 device twin, accuracy against float Silero on the clips and under every recording
 condition (the level sweep, quiet, clipped, noisy, telephone), report and plots.
 
-The program is the same on any build machine (``reproducible_statistics.py``) and the
-device twin is integer arithmetic, so the figures below no longer move with the CPU that
-runs the test. The bounds are the figures measured (executorch 1.4.1) with one frame of
-margin, for the float reference (float Silero on the host's float32 kernels) and the
-conditions' audio; the twin against the PyTorch quantized program keeps x1.5, because that
-program's float steps between quantize and dequantize do round with the host's kernels.
+The program is the same on any build machine (``reproducible_statistics.py``; not yet
+Ethos-U55/U65 at 8 kHz, whose LSTM gate inputs' histogram search still rounds with the CPU's
+kernels: RESULTS.md) and the device twin is integer arithmetic, so the figures below no
+longer move with the CPU that runs the test. The bounds are the figures measured
+(executorch 1.4.1) with one frame of margin, for the float reference (float Silero on the
+host's float32 kernels) and the conditions' audio; the twin against the PyTorch quantized
+program keeps x1.5, because that program's float steps between quantize and dequantize do
+round with the host's kernels.
 Where a figure is short of the goal set for its condition, STUDIES.md says so.
 """
 
