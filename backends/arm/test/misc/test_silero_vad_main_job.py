@@ -87,16 +87,18 @@ CONDITIONS_8K_U85 = {
     "noisy10": _condition(0.00, 0.00, 1.000),
     "telephone": _condition(0.00, 0.00, 0.997),
 }
+# Ethos-U55 at 8 kHz is not yet the same program on every CPU (RESULTS.md, the programs
+# measured): the worst of the native-kernel (AVX2) and baseline-kernel programs' figures.
 CONDITIONS_8K_U55 = {
-    "level-40": _condition(1.19, 0.00, 0.994),
-    "level-30": _condition(0.53, 0.13, 0.993),
-    "level-20": _condition(0.40, 0.00, 0.993),
+    "level-40": _condition(1.46, 0.00, 0.989),
+    "level-30": _condition(0.53, 0.13, 0.992),
+    "level-20": _condition(0.40, 0.00, 0.992),
     "level-10": _condition(0.13, 0.00, 1.000),
     "level+10": _condition(0.53, 0.00, 0.995),
-    "level+20": _condition(1.59, 1.19, 0.973),
+    "level+20": _condition(1.72, 1.19, 0.973),
     "clipped": _condition(1.98, 1.19, 0.973),
     "noisy10": _condition(0.00, 0.00, 1.000),
-    "telephone": _condition(0.40, 0.00, 0.995),
+    "telephone": _condition(0.53, 0.00, 0.995),
 }
 
 
@@ -162,7 +164,7 @@ CASES = {
     ),
     "u55_8k": (
         ["--target", "ethos-u55-128", "--sample-rate", "8000"],
-        _bounds(0.00263, 0.0809, 1, 1.000, (0.0350, 0.00156), CONDITIONS_8K_U55),
+        _bounds(0.00263, 0.0830, 1, 1.000, (0.0350, 0.00156), CONDITIONS_8K_U55),
     ),
 }
 
