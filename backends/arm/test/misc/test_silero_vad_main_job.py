@@ -8,8 +8,8 @@ device twin, accuracy against float Silero on the clips and under every recordin
 condition (the level sweep, quiet, clipped, noisy, telephone), report and plots.
 
 The program is the same on any build machine (``reproducible_statistics.py``; not yet
-Ethos-U55/U65 at 8 kHz, whose LSTM gate inputs' histogram search still rounds with the CPU's
-kernels: RESULTS.md) and the device twin is integer arithmetic, so the figures below no
+Ethos-U55/U65 at 8 kHz, whose LSTM gate inputs' histograms still follow the CPU's kernels:
+RESULTS.md) and the device twin is integer arithmetic, so the figures below no
 longer move with the CPU that runs the test. The bounds are the figures measured
 (executorch 1.4.1) with one frame of margin, for the float reference (float Silero on the
 host's float32 kernels) and the conditions' audio; the twin against the PyTorch quantized
