@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import torch
 from torch import nn
-from torchao.quantization.pt2e import MinMaxObserver
+from torchao.quantization.pt2e import HistogramObserver, MinMaxObserver
 
 from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams
 from examples.arm.silero_vad.model_export.calibration import (
@@ -230,7 +230,8 @@ def test_calibrated_ranges_sit_on_the_grid_and_the_model_is_restored(
     all_streams: list[AudioStream], eager_silero: SileroVAD
 ) -> None:
     """After calibration every activation range (not the constants') is on the reproducible
-    grid (RANGE_BITS significant bits), and the prepared model is float32 again."""
+    grid (RANGE_BITS significant bits), the int8 gate inputs' histograms included (they end
+    as min/max observers of their searched range), and the prepared model is float32 again."""
     streams = _short(all_streams[:1], 6)
     checked: list[tuple[float, float]] = []
 
@@ -238,15 +239,25 @@ def test_calibrated_ranges_sit_on_the_grid_and_the_model_is_restored(
         before = {name: t.dtype for name, t in prepared.state_dict().items()}
         code = prepared.code
         calibrate_observers(prepared, streams, "int16")
-        assert {name: t.dtype for name, t in prepared.state_dict().items()} == before
+        after = {name: t.dtype for name, t in prepared.state_dict().items()}
+        kept = {name: dtype for name, dtype in before.items() if not name.endswith(".histogram")}
+        assert after == kept and len(kept) == len(before) - 2  # the histograms went
         assert prepared.code == code
         constants = _constant_observers(prepared)
+        assert not [module for module in prepared.modules() if type(module) is HistogramObserver]
         for module in prepared.modules():
             if type(module) is MinMaxObserver and module not in constants:
                 checked.append((module.min_val.item(), module.max_val.item()))
+                if module.dtype == torch.int8:
+                    gate_inputs.append(module)
 
+    gate_inputs: list[MinMaxObserver] = []
     _quantize_default_u85(eager_silero, streams, calibrate)
-    assert len(checked) > 30  # every activation but the two int8 gate inputs (histograms)
+    assert len(checked) > 32
+    # The LSTM input (the encoder's ReLU output) and h, as the release's search clips them.
+    lstm_input, h = sorted(gate_inputs, key=lambda module: module.max_val.item(), reverse=True)
+    assert lstm_input.min_val.item() == 0.0 and lstm_input.max_val.item() > 1.0
+    assert -1.0 <= h.min_val.item() < 0.0 < h.max_val.item() <= 1.0
     for low, high in checked:
         for value in (low, high):
             mantissa, _ = math.frexp(value)

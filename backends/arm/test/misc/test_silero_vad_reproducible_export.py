@@ -22,14 +22,18 @@ from pathlib import Path
 
 import pytest
 import torch
+from torchao.quantization.pt2e import HistogramObserver
 
+from examples.arm.silero_vad.model_export import reproducible_statistics
 from examples.arm.silero_vad.model_export.reproducible_statistics import (
     BIAS_BITS,
+    BIN_MARGIN,
     CODE_MARGIN,
     MARGIN,
     RANGE_BITS,
     NotReproducibleError,
     check_code_margin,
+    histogram_search_range,
     snap_nearest,
     snap_outward,
 )
@@ -105,16 +109,79 @@ def test_weight_codes_near_a_rounding_boundary_are_refused() -> None:
     check_code_margin(torch.tensor([127.5, -200.5]), 127, "clamped")
 
 
+def _gate_input_observer() -> HistogramObserver:
+    """The observer the release gives an int8 activation (the LSTM gate products' inputs)."""
+    return HistogramObserver(dtype=torch.int8, qscheme=torch.per_tensor_symmetric)
+
+
+def _relu_like(count: int = 50_000) -> torch.Tensor:
+    """Values like the LSTM's input (a ReLU output): zeros and a long tail."""
+    generator = torch.Generator().manual_seed(7)
+    values = torch.empty(count, dtype=torch.float64).exponential_(generator=generator)
+    return values * (torch.rand(count, generator=generator, dtype=torch.float64) < 0.6)
+
+
+def test_the_histogram_search_is_the_same_for_values_within_float_noise() -> None:
+    """Values as another CPU computes them (within 1e-14 relative, in another frame order)
+    give the same range: on the grid, the tail clipped."""
+    values = _relu_like()
+    searched = histogram_search_range(_gate_input_observer(), values, "relu")
+    noise = 1 + 1e-14 * torch.randn(values.numel(), dtype=torch.float64)
+    other_cpu = (values * noise).flip(0)
+    assert histogram_search_range(_gate_input_observer(), other_cpu, "relu") == searched
+    assert all(_on_grid(end, RANGE_BITS) for end in searched)
+    assert searched[0] == 0.0 and searched[1] < values.max().item()
+    # The release's own observer, fed every value at once in float32, searches its way to
+    # the same range within a bin of its histogram.
+    release = _gate_input_observer()
+    release(values.to(torch.float32))
+    release_high = release._non_linear_param_search()[1].item()
+    assert abs(release_high - searched[1]) <= values.max().item() / release.bins
+
+
+def test_a_histogram_value_on_a_bin_edge_is_refused() -> None:
+    """Another CPU could put it in the next bin; exact zeros (a ReLU's) sit still."""
+    observer = _gate_input_observer()
+    values = torch.cat([_relu_like(), torch.zeros(100, dtype=torch.float64)])
+    low, high = snap_outward(0.0, values.max().item(), "relu")
+    edge = low + (high - low) * 700 / observer.bins
+    near_edge = torch.cat([values, torch.tensor([edge * (1 + BIN_MARGIN / 4000)])])
+    with pytest.raises(NotReproducibleError, match="relu: value .* bin edge"):
+        histogram_search_range(observer, near_edge, "relu")
+
+
+def test_a_histogram_search_within_float_rounding_of_another_range_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two candidate ranges whose errors tie within float32 rounding: the float32 search
+    ending a bin away from the float64 one shows it, and the export stops."""
+    monkeypatch.setattr(
+        reproducible_statistics,
+        "_searched_range",
+        lambda observer, values, low, high, dtype: (0.0, 5.0 if dtype == torch.float64 else 4.9),
+    )
+    with pytest.raises(NotReproducibleError, match="relu: the histogram search ends on"):
+        histogram_search_range(_gate_input_observer(), _relu_like(), "relu")
+
+
+VALIDATION_CLIPS = {
+    16000: REPO_ROOT / "examples/arm/silero_vad/data/validation/val_fr_male_pink8.wav",
+    8000: REPO_ROOT / "examples/arm/silero_vad/data/validation_8k/val8k_es_female_brown9.wav",
+}
+
+
 def _export(
-    output_dir: Path, environment: dict[str, str], *arguments: str, lever_off: bool = False
+    output_dir: Path,
+    environment: dict[str, str],
+    *arguments: str,
+    sample_rate: int = 16000,
+    lever_off: bool = False,
 ) -> bytes:
     """The main job's export (no recording conditions, one validation clip) in a new process;
     ``lever_off``: the statistics in float32 and unrounded, as before."""
     main = [
-        "--conditions",
-        "none",
-        "--validation-wav",
-        str(REPO_ROOT / "examples/arm/silero_vad/data/validation/val_fr_male_pink8.wav"),
+        *("--sample-rate", str(sample_rate), "--conditions", "none"),
+        *("--validation-wav", str(VALIDATION_CLIPS[sample_rate])),
         "--output-dir",
         str(output_dir),
         *arguments,
@@ -144,11 +211,13 @@ def _export(
 
 @pytest.mark.slow
 def test_export_is_byte_identical_across_cpu_kernels_and_folders_u55(tmp_path: Path) -> None:
-    """Ethos-U55-128 (the export that moved most with the CPU): the native kernels into one
-    folder, the baseline kernels on one thread into another, the same bytes; no folder of
-    the build machine in the program."""
-    native = _export(tmp_path / "a", {}, "--target", "ethos-u55-128")
-    baseline = _export(tmp_path / "b" / "elsewhere", BASELINE_KERNELS, "--target", "ethos-u55-128")
+    """Ethos-U55-128 at 8 kHz (the export that moved with the CPU longest: its int8 LSTM
+    gate inputs' histograms): the native kernels into one folder, the baseline kernels on
+    one thread into another, the same bytes; no folder of the build machine in the
+    program. (lab/benchmark_reproducibility.py checks every default program.)"""
+    arguments = ("--target", "ethos-u55-128")
+    native = _export(tmp_path / "a", {}, *arguments, sample_rate=8000)
+    baseline = _export(tmp_path / "b" / "elsewhere", BASELINE_KERNELS, *arguments, sample_rate=8000)
     assert native == baseline  # exported at two times, too
     for folder in (tmp_path, REPO_ROOT, Path.home()):
         assert str(folder).encode() not in native

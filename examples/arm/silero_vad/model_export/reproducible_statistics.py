@@ -15,11 +15,12 @@ machine. Two levers together make them independent of it (``REPRODUCIBLE``):
    by about 1e-13 of a value instead of 1e-4 (measured: STUDIES.md).
 2. Each statistic is rounded to a grid far coarser than that: ranges outward to
    ``RANGE_BITS`` significant bits, biases to the nearest of ``BIAS_BITS``, weights to
-   their integer codes. A value closer than ``MARGIN`` (relative; in code units for
-   weights) to where its rounding changes could round the other way on another machine:
-   the export refuses it (``NotReproducibleError``) instead of writing a program that
-   may differ. The margins sit a thousand times above the float64 noise, and refuse an
-   export about once in 400 (mostly for a bias); the committed clips' defaults pass.
+   their integer codes, histogram values to their bins. A value closer than ``MARGIN``
+   (relative; in code or bin units for weights and histograms) to where its rounding
+   changes could round the other way on another machine: the export refuses it
+   (``NotReproducibleError``) instead of writing a program that may differ. The margins
+   sit a thousand times above the float64 noise, and refuse an export about once in 400
+   (mostly for a bias); the committed clips' defaults pass.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import copy
 import numpy as np
 import torch
 from torch import nn
+from torchao.quantization.pt2e import HistogramObserver
 
 # The lever. False: the statistics in float32 and unrounded, as the export made them before
 # (what that costs is measured by the lever test and in STUDIES.md).
@@ -45,6 +47,9 @@ MARGIN = 2.0**-36
 # How close (in weight codes) a GPTQ value may come to a rounding boundary: a thousand
 # times what float64 kernels differ by (1.4e-13 codes).
 CODE_MARGIN = 2.0**-30
+# How close (in bins) a histogram's value may come to a bin edge: far more than float64
+# values differ by (1e-13 of a bin for the LSTM gate inputs).
+BIN_MARGIN = 2.0**-30
 
 
 class NotReproducibleError(RuntimeError):
@@ -114,6 +119,71 @@ def check_code_margin(codes: torch.Tensor, top_code: int, what: str) -> None:
             f"{distance[index].item():.3g} of a code from a rounding boundary, within the "
             "float noise of another CPU; calibrate with one clip more or less to move it"
         )
+
+
+def histogram_search_range(
+    observer: HistogramObserver, values: torch.Tensor, what: str
+) -> tuple[float, float]:
+    """The range the release's histogram search picks for ``values`` (float64, all that
+    ``observer`` saw), made independent of the CPU, and snapped outward.
+
+    The release fills a float32 histogram frame by frame, re-binning it each time the range
+    grows, and searches it in float32: both round with the CPU's kernels, and the searched
+    range moved with them (measured: STUDIES.md). Here one histogram of every value, between
+    the snapped extremes, is filled and searched in float64; a value within ``BIN_MARGIN``
+    of a bin edge, or a search whose float32 run picks another range (two candidates within
+    float rounding of each other), is refused.
+    """
+    low, high = snap_outward(*(float(end) for end in torch.aminmax(values)), what)
+    if high == low:
+        return low, high
+    positions = (values - low) / (high - low) * observer.bins
+    edges = torch.round(positions)
+    distance = (positions - edges).abs()
+    # Zeros (ReLU, the zero state) are exact on every CPU; nothing lies beyond the ends.
+    inside = (values != 0) & (edges > 0) & (edges < observer.bins)
+    near = torch.nonzero((distance < BIN_MARGIN) & inside)
+    if near.numel():
+        index = int(near[0])
+        raise NotReproducibleError(
+            f"{what}: value {values[index].item()!r} (index {index}) lies "
+            f"{distance[index].item():.3g} of a bin from a histogram bin edge, within the "
+            "float noise of another CPU; calibrate with one clip more or less to move it"
+        )
+    searched = {
+        dtype: _searched_range(observer, values, low, high, dtype)
+        for dtype in (torch.float64, torch.float32)
+    }
+    bin_width = (high - low) / observer.bins
+    if any(
+        abs(end64 - end32) > bin_width / 2
+        for end64, end32 in zip(searched[torch.float64], searched[torch.float32], strict=True)
+    ):
+        raise NotReproducibleError(
+            f"{what}: the histogram search ends on {searched[torch.float64]} in float64 and "
+            f"on {searched[torch.float32]} in float32: two ranges within float rounding of "
+            "each other, either could win on another CPU; calibrate with one clip more or "
+            "less to move it"
+        )
+    return snap_outward(*searched[torch.float64], what)
+
+
+def _searched_range(
+    observer: HistogramObserver, values: torch.Tensor, low: float, high: float, dtype: torch.dtype
+) -> tuple[float, float]:
+    """The release's search on one histogram of ``values`` over ``[low, high]``, in ``dtype``
+    (the search makes its own tensors in the default dtype)."""
+    searcher = copy.deepcopy(observer)
+    searcher.min_val = torch.tensor(low, dtype=dtype)
+    searcher.max_val = torch.tensor(high, dtype=dtype)
+    searcher.histogram = torch.histc(values.to(torch.float64), observer.bins, low, high).to(dtype)
+    default_dtype = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)
+    try:
+        new_low, new_high = searcher._non_linear_param_search()
+    finally:
+        torch.set_default_dtype(default_dtype)
+    return float(new_low), float(new_high)
 
 
 def statistics_dtype() -> torch.dtype:
