@@ -27,7 +27,8 @@ Without --executorch it tests every release that has a requirements/executorch-*
         clang-format, Cortex-M85 and Cortex-M55 cross-compile, 60 s of WAV reader fuzzing
      3. pytest over backends/arm/test (reuses the host build of step 2)
      4. the release's own Arm tests, plain and under our pass-manager guard, with
-        identical outcomes (backends/arm/test/run_upstream_arm_tests.sh)
+        identical outcomes (backends/arm/test/run_upstream_arm_tests.sh); with every
+        release, in the background after C's main jobs (A is the longer lane)
   B. on each other release, in its own venv, what depends on the release:
      1. C++ host build against that release (build/host-executorch-VERSION) and CTest
      2. pytest: the passes, the model on the release's test pipelines (tosa, u55, u65,
@@ -217,11 +218,13 @@ python3 -c 'import ensurepip, venv' 2>/dev/null || silero_vad_apt_install python
 # Each release in its own process, so one venv's activation never leaks into the next. The
 # other releases' checks (B) and then every release's main job (C1) run beside A; their
 # output goes to build/test_silero_vad.others.log and is printed when A is done. The default
-# release's venv is ready by then: A makes it first.
+# release's venv is ready by then: A makes it first. A4 follows them there: A is the longer
+# lane (measured: A 52 min with A4, B and C 35 min).
+default_options=("${options[@]}")
 others_pid=""
 trap '[[ -z "${others_pid}" ]] || kill "${others_pid}" 2>/dev/null || true' EXIT
 if [[ ${#others[@]} -gt 0 ]]; then
-  stage "executorch ${others[*]} and the main jobs in the background (build/test_silero_vad.others.log)"
+  stage "executorch ${others[*]}, the main jobs and A4 in the background (build/test_silero_vad.others.log)"
   (
     set -e
     for version in "${others[@]}"; do
@@ -231,16 +234,18 @@ if [[ ${#others[@]} -gt 0 ]]; then
     for version in "${SILERO_VAD_DEFAULT_EXECUTORCH}" "${others[@]}"; do
       release_main_job "${version}"
     done
+    upstream_arm_tests "${SILERO_VAD_DEFAULT_EXECUTORCH}"
   ) >build/test_silero_vad.others.log 2>&1 &
+  default_options+=(--skip-upstream)
   others_pid=$!
 fi
 stage "executorch ${SILERO_VAD_DEFAULT_EXECUTORCH}"
-"$0" --executorch "${SILERO_VAD_DEFAULT_EXECUTORCH}" "${options[@]}" -- "${pytest_args[@]}"
+"$0" --executorch "${SILERO_VAD_DEFAULT_EXECUTORCH}" "${default_options[@]}" -- "${pytest_args[@]}"
 if [[ -n "${others_pid}" ]]; then
   status=0
   wait "${others_pid}" || status=$?
   others_pid=""
-  stage "executorch ${others[*]} and the main jobs (their log follows)"
+  stage "executorch ${others[*]}, the main jobs and A4 (their log follows)"
   cat build/test_silero_vad.others.log
   [[ ${status} -eq 0 ]] ||
     { echo "ERROR $(basename "$0"): executorch ${others[*]} or a main job failed (exit ${status}; log: build/test_silero_vad.others.log)" >&2; exit 1; }
