@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 from torch import nn
-from torchao.quantization.pt2e import HistogramObserver, MinMaxObserver
+from torchao.quantization.pt2e import MinMaxObserver
 
 from examples.arm.silero_vad.model_export.audio import AudioStream, load_streams
 from examples.arm.silero_vad.model_export.calibration import (
@@ -43,6 +44,7 @@ from examples.arm.silero_vad.model_export.model_config import (
 )
 from examples.arm.silero_vad.model_export.reproducible_statistics import (
     RANGE_BITS,
+    ReproducibleHistogramObserver,
     statistics_dtype,
 )
 from examples.arm.silero_vad.model_export.silero_vad_model import STATE_SHAPE, SileroVAD
@@ -164,13 +166,13 @@ def _quantize_default_u85(
     eager_silero: SileroVAD,
     streams: list[AudioStream],
     calibrate: Callable[[torch.fx.GraphModule], None],
-) -> None:
+) -> torch.fx.GraphModule:
     """Quantizes the default arrangement for Ethos-U85, ``calibrate`` in place of the
-    export's calibration."""
+    export's calibration; returns the converted graph."""
     stateful = StatefulSileroVAD(
         build_float_model(), calibrate_state_quantization(eager_silero, streams)
     )
-    quantize(
+    return quantize(
         stateful,
         example_inputs(),
         calibrate,
@@ -226,12 +228,37 @@ def test_lean_min_max_recording_keeps_the_observers_range() -> None:
     assert torch.equal(high, reference.max_val)
 
 
+def test_gate_product_biases_take_the_searched_input_scale(
+    all_streams: list[AudioStream], eager_silero: SileroVAD
+) -> None:
+    """Each LSTM gate product's int32 bias steps by its int8 input's scale (from the searched
+    range) times its weight's: the biases' derived specs hold the observer object itself, so
+    the search must live in that object (a replaced observer left them the default scale 1,
+    and the NPU's biases 20-128 times too small)."""
+    streams = _short(all_streams[:1], 6)
+    quantized = _quantize_default_u85(
+        eager_silero, streams, lambda prepared: calibrate_observers(prepared, streams, "int16")
+    )
+    checked = 0
+    for node in quantized.graph.nodes:
+        if node.target != torch.ops.aten.linear.default or len(node.args) < 3:
+            continue
+        activation, weight, bias = (arg.args for arg in node.args)
+        if activation[-1] != torch.int8:
+            continue
+        weight_scale = attrgetter(weight[1].target)(quantized)
+        bias_scale = attrgetter(bias[1].target)(quantized)
+        torch.testing.assert_close(bias_scale, activation[1] * weight_scale)
+        checked += 1
+    assert checked == 2
+
+
 def test_calibrated_ranges_sit_on_the_grid_and_the_model_is_restored(
     all_streams: list[AudioStream], eager_silero: SileroVAD
 ) -> None:
     """After calibration every activation range (not the constants') is on the reproducible
-    grid (RANGE_BITS significant bits), the int8 gate inputs' histograms included (they end
-    as min/max observers of their searched range), and the prepared model is float32 again."""
+    grid (RANGE_BITS significant bits), the int8 gate inputs' searched ranges included, and
+    the prepared model is float32 again."""
     streams = _short(all_streams[:1], 6)
     checked: list[tuple[float, float]] = []
 
@@ -239,25 +266,23 @@ def test_calibrated_ranges_sit_on_the_grid_and_the_model_is_restored(
         before = {name: t.dtype for name, t in prepared.state_dict().items()}
         code = prepared.code
         calibrate_observers(prepared, streams, "int16")
-        after = {name: t.dtype for name, t in prepared.state_dict().items()}
-        kept = {name: dtype for name, dtype in before.items() if not name.endswith(".histogram")}
-        assert after == kept and len(kept) == len(before) - 2  # the histograms went
+        assert {name: t.dtype for name, t in prepared.state_dict().items()} == before
         assert prepared.code == code
         constants = _constant_observers(prepared)
-        assert not [module for module in prepared.modules() if type(module) is HistogramObserver]
         for module in prepared.modules():
             if type(module) is MinMaxObserver and module not in constants:
                 checked.append((module.min_val.item(), module.max_val.item()))
-                if module.dtype == torch.int8:
-                    gate_inputs.append(module)
+            elif isinstance(module, ReproducibleHistogramObserver):
+                gate_inputs.append(module.searched_range())
+                checked.append(gate_inputs[-1])
 
-    gate_inputs: list[MinMaxObserver] = []
+    gate_inputs: list[tuple[float, float]] = []
     _quantize_default_u85(eager_silero, streams, calibrate)
     assert len(checked) > 32
     # The LSTM input (the encoder's ReLU output) and h, as the release's search clips them.
-    lstm_input, h = sorted(gate_inputs, key=lambda module: module.max_val.item(), reverse=True)
-    assert lstm_input.min_val.item() == 0.0 and lstm_input.max_val.item() > 1.0
-    assert -1.0 <= h.min_val.item() < 0.0 < h.max_val.item() <= 1.0
+    lstm_input, h = sorted(gate_inputs, key=lambda searched: searched[1], reverse=True)
+    assert lstm_input[0] == 0.0 and lstm_input[1] > 1.0
+    assert -1.0 <= h[0] < 0.0 < h[1] <= 1.0
     for low, high in checked:
         for value in (low, high):
             mantissa, _ = math.frexp(value)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 import torch
-from torchao.quantization.pt2e import MinMaxObserver
+from executorch.backends.arm.quantizer import get_symmetric_quantization_config
+from torchao.quantization.pt2e import HistogramObserver, MinMaxObserver
 
 from examples.arm.silero_vad import run_silero_vad
 from examples.arm.silero_vad.model_export.model_config import (
@@ -19,6 +20,9 @@ from examples.arm.silero_vad.model_export.model_config import (
     gate_weight_spec,
     lstm_gate_product_spec,
     quantization_config,
+)
+from examples.arm.silero_vad.model_export.reproducible_statistics import (
+    ReproducibleHistogramObserver,
 )
 
 
@@ -51,8 +55,17 @@ def test_report_records_the_arithmetic_and_the_choices() -> None:
 
 
 def test_lstm_gate_inputs_are_int8() -> None:
+    """The release's int8 activation spec, its histogram made reproducible."""
     gate_inputs = lstm_gate_product_spec(DEFAULT_CONFIG.for_memory_mode(None)).input_activation
     assert gate_inputs is not None and gate_inputs.dtype == torch.int8
+    release = get_symmetric_quantization_config().input_activation
+    observer, release_observer = (
+        spec.observer_or_fake_quant_ctr() for spec in (gate_inputs, release)
+    )
+    assert isinstance(observer, ReproducibleHistogramObserver)
+    assert type(release_observer) is HistogramObserver
+    assert observer.eps == release_observer.eps and observer.bins == release_observer.bins
+    assert (gate_inputs.quant_min, gate_inputs.quant_max) == (release.quant_min, release.quant_max)
 
 
 @pytest.mark.parametrize(

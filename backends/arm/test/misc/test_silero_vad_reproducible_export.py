@@ -32,6 +32,7 @@ from examples.arm.silero_vad.model_export.reproducible_statistics import (
     MARGIN,
     RANGE_BITS,
     NotReproducibleError,
+    ReproducibleHistogramObserver,
     check_code_margin,
     histogram_search_range,
     snap_nearest,
@@ -137,6 +138,22 @@ def test_the_histogram_search_is_the_same_for_values_within_float_noise() -> Non
     release(values.to(torch.float32))
     release_high = release._non_linear_param_search()[1].item()
     assert abs(release_high - searched[1]) <= values.max().item() / release.bins
+
+
+def test_the_reproducible_observer_quantizes_with_the_searched_range() -> None:
+    """Fed frame by frame, it keeps every value and its qparams are those of the searched
+    range of all of them; never fed, the release's default qparams."""
+    values = _relu_like()
+    observer = ReproducibleHistogramObserver(dtype=torch.int8, qscheme=torch.per_tensor_affine)
+    for frame in values.split(128):
+        assert observer(frame) is frame
+    low, high = histogram_search_range(_gate_input_observer(), values, "relu")
+    assert observer.searched_range() == (low, high)
+    expected = observer._calculate_qparams(torch.tensor(low), torch.tensor(high))
+    assert all(map(torch.equal, observer.calculate_qparams(), expected))
+    with pytest.warns(UserWarning, match="must run observer"):
+        scale, _ = ReproducibleHistogramObserver(dtype=torch.int8).calculate_qparams()
+    assert scale.item() == 1.0
 
 
 def test_a_histogram_value_on_a_bin_edge_is_refused() -> None:

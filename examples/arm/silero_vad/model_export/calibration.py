@@ -16,14 +16,13 @@ from operator import attrgetter
 import numpy as np
 import torch
 from torch import nn
-from torchao.quantization.pt2e import HistogramObserver, MinMaxObserver, ObserverBase
+from torchao.quantization.pt2e import MinMaxObserver, ObserverBase
 
-from examples.arm.silero_vad.model_export import reproducible_statistics
 from examples.arm.silero_vad.model_export.audio import AudioStream, float_to_pcm16
 from examples.arm.silero_vad.model_export.frame_geometry import PCM16_FULL_SCALE
 from examples.arm.silero_vad.model_export.progress import FrameProgress
 from examples.arm.silero_vad.model_export.reproducible_statistics import (
-    histogram_search_range,
+    ReproducibleHistogramObserver,
     snap_outward,
     statistics_copy,
     statistics_dtype,
@@ -138,31 +137,6 @@ def _recording_min_max(
     return record
 
 
-def _recording_values(values: list[torch.Tensor]) -> Callable[[torch.Tensor], torch.Tensor]:
-    """A forward that keeps a copy of every value it sees."""
-
-    def record(value: torch.Tensor) -> torch.Tensor:
-        values.append(value.detach().flatten().clone())
-        return value
-
-    return record
-
-
-def _fixed_range_observer(observer: HistogramObserver, low: float, high: float) -> MinMaxObserver:
-    """A min/max observer with ``observer``'s settings that has seen ``[low, high]``."""
-    fixed = MinMaxObserver(
-        dtype=observer.dtype,
-        qscheme=observer.qscheme,
-        reduce_range=observer.reduce_range,
-        quant_min=observer.quant_min,
-        quant_max=observer.quant_max,
-        eps=observer.eps.item(),
-    )
-    fixed.min_val.fill_(low)
-    fixed.max_val.fill_(high)
-    return fixed
-
-
 def _observed_in_float32(observer: nn.Module) -> Callable[[torch.Tensor], torch.Tensor]:
     """A forward that hands the observer its input as float32 (histograms keep float32)."""
     own_forward = type(observer).forward
@@ -233,9 +207,9 @@ def calibrate_observers(
 
     Constant observers look at their constant once, in float32 (their scales must match
     the weights' grid). The frames then run in ``statistics_dtype()``; min/max observers
-    record in it and end on their range snapped outward, histograms keep every value and
-    become a min/max observer of their searched range (``reproducible_statistics``).
-    Without ``REPRODUCIBLE``, other observers see the values as float32, frame by frame.
+    record in it and end on their range snapped outward, and reproducible histograms keep
+    the values as they are (``reproducible_statistics``); other observers (the release's
+    histograms) see the values as float32.
     """
     dtype = statistics_dtype()
     progress = FrameProgress("calibration", sum(stream.num_frames for stream in streams))
@@ -247,18 +221,12 @@ def calibrate_observers(
         for name, module in prepared.named_modules()
         if type(module) is MinMaxObserver and module not in constants
     }
-    reproducible = reproducible_statistics.REPRODUCIBLE
-    histograms = {
-        name: []
-        for name, module in prepared.named_modules()
-        if reproducible and type(module) is HistogramObserver and module not in constants
-    }
     forwards = {module: lambda value: value for module in constants}
     for name, module in prepared.named_modules():
         if name in ranges:
             forwards[module] = _recording_min_max(*ranges[name])
-        elif name in histograms:
-            forwards[module] = _recording_values(histograms[name])
+        elif isinstance(module, ReproducibleHistogramObserver):
+            continue  # its own forward keeps the values in the statistics dtype
         elif isinstance(module, ObserverBase) and module not in forwards:
             forwards[module] = _observed_in_float32(module)
     with _computing_in(prepared, dtype), _forwards_replaced(forwards):
@@ -280,8 +248,3 @@ def calibrate_observers(
             snapped = snap_outward(low.item(), high.item(), f"the range of {name}")
             observer.min_val.fill_(snapped[0])
             observer.max_val.fill_(snapped[1])
-    for name, values in histograms.items():
-        if values:  # an observer no frame reached keeps its empty histogram
-            observer = prepared.get_submodule(name)
-            searched = histogram_search_range(observer, torch.cat(values), f"the range of {name}")
-            prepared.set_submodule(name, _fixed_range_observer(observer, *searched))

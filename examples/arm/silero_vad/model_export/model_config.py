@@ -27,6 +27,7 @@ from backends.arm.quantizer.stateful_ethos_u_quantizer import LstmGateProductSpe
 from examples.arm.silero_vad.model_export.encoder_taps import trim_padding_taps
 from examples.arm.silero_vad.model_export.frame_geometry import DEFAULT_SAMPLE_RATE
 from examples.arm.silero_vad.model_export.framed_stft import FramedStftMagnitude
+from examples.arm.silero_vad.model_export.reproducible_statistics import reproducible_histogram_spec
 from examples.arm.silero_vad.model_export.silero_vad_model import SileroVAD
 
 # The arithmetic every program has (recorded in report.json beside the choices below).
@@ -120,8 +121,9 @@ def gate_weight_spec(config: ModelConfig) -> QuantizationSpec:
 
 
 def lstm_gate_product_spec(config: ModelConfig) -> LstmGateProductSpec:
-    """The gate products' specs where they differ from the global a16w8: int8 inputs, and
-    int6 weights when ``config`` (with its gate weights chosen: ``for_memory_mode``) says."""
+    """The gate products' specs where they differ from the global a16w8: int8 inputs (the
+    release's histogram, made reproducible), and int6 weights when ``config`` (with its gate
+    weights chosen: ``for_memory_mode``) says."""
     if config.lstm_gate_weights is None:
         raise ValueError("LSTM gate weights not chosen: use ModelConfig.for_memory_mode")
     weight = None
@@ -129,4 +131,5 @@ def lstm_gate_product_spec(config: ModelConfig) -> LstmGateProductSpec:
         weight = get_symmetric_quantization_config(
             **_WEIGHT_RANGES[config.lstm_gate_weights]
         ).weight
-    return LstmGateProductSpec(get_symmetric_quantization_config().input_activation, weight)
+    inputs = reproducible_histogram_spec(get_symmetric_quantization_config().input_activation)
+    return LstmGateProductSpec(inputs, weight)

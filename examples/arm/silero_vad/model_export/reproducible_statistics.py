@@ -26,11 +26,13 @@ machine. Two levers together make them independent of it (``REPRODUCIBLE``):
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import numpy as np
 import torch
 from torch import nn
 from torchao.quantization.pt2e import HistogramObserver
+from torchao.quantization.pt2e.quantizer import QuantizationSpec
 
 # The lever. False: the statistics in float32 and unrounded, as the export made them before
 # (what that costs is measured by the lever test and in STUDIES.md).
@@ -119,6 +121,50 @@ def check_code_margin(codes: torch.Tensor, top_code: int, what: str) -> None:
             f"{distance[index].item():.3g} of a code from a rounding boundary, within the "
             "float noise of another CPU; calibrate with one clip more or less to move it"
         )
+
+
+class ReproducibleHistogramObserver(HistogramObserver):
+    """The release's histogram observer (the int8 activations: the LSTM gate products'
+    inputs) with a range that comes out the same on any CPU: it keeps every value it sees
+    (in the dtype calibration computes in, float64) and its qparams are those of
+    ``histogram_search_range`` over all of them, searched once. An observer class of its
+    own, not a replacement after calibration: the biases' derived specs hold the observer
+    object itself."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.seen: list[torch.Tensor] = []
+        self._searched: tuple[float, float] | None = None
+
+    def forward(self, x_orig: torch.Tensor) -> torch.Tensor:
+        if x_orig.numel():
+            self.seen.append(x_orig.detach().flatten().to(torch.float64))
+            self._searched = None
+        return x_orig
+
+    def searched_range(self) -> tuple[float, float]:
+        if self._searched is None:
+            what = "the range of an int8 activation (an LSTM gate product's input)"
+            self._searched = histogram_search_range(self, torch.cat(self.seen), what)
+        return self._searched
+
+    def calculate_qparams(self) -> tuple[torch.Tensor, torch.Tensor]:
+        if not self.seen:  # the release's warning and default qparams
+            return super().calculate_qparams()
+        low, high = self.searched_range()
+        return self._calculate_qparams(torch.tensor(low), torch.tensor(high))
+
+
+def reproducible_histogram_spec(spec: QuantizationSpec) -> QuantizationSpec:
+    """``spec`` (the release's, with a histogram observer) observed by a
+    ``ReproducibleHistogramObserver`` with the same arguments (unchanged without the lever)."""
+    constructor = spec.observer_or_fake_quant_ctr
+    if not REPRODUCIBLE:
+        return spec
+    if constructor.p.func is not HistogramObserver:
+        raise TypeError(f"expected the release's HistogramObserver, got {constructor.p.func}")
+    observer = ReproducibleHistogramObserver.with_args(**constructor.p.keywords)
+    return replace(spec, observer_or_fake_quant_ctr=observer)
 
 
 def histogram_search_range(
