@@ -291,7 +291,8 @@ def _export_summary(result: ExportResult) -> str:
             f"{vela['cycles_total']:,} cycles per frame, SRAM {vela['sram_kib']} KiB, "
             f"DRAM {vela['dram_kib']} KiB"
         )
-    return f"{line}\nexport: sha256 {report['pte_sha256']} (RESULTS.md lists those measured)"
+    same = "the same from these sources on any build machine; RESULTS.md lists the defaults'"
+    return f"{line}\nexport: sha256 {report['pte_sha256']} ({same})"
 
 
 @exit_on_errors(UsageError, AudioError, NotReproducibleError, TwinError, ComparisonError)
