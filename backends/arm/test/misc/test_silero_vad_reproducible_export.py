@@ -175,7 +175,7 @@ def test_a_histogram_search_within_float_rounding_of_another_range_is_refused(
     monkeypatch.setattr(
         reproducible_statistics,
         "_searched_range",
-        lambda observer, values, low, high, dtype: (0.0, 5.0 if dtype == torch.float64 else 4.9),
+        lambda observer, histogram, low, high, dtype: (0.0, 5.0 if dtype == torch.float64 else 4.9),
     )
     with pytest.raises(NotReproducibleError, match="relu: the histogram search ends on"):
         histogram_search_range(_gate_input_observer(), _relu_like(), "relu")

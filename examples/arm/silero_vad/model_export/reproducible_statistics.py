@@ -159,9 +159,9 @@ class ReproducibleHistogramObserver(HistogramObserver):
 def reproducible_histogram_spec(spec: QuantizationSpec) -> QuantizationSpec:
     """``spec`` (the release's, with a histogram observer) observed by a
     ``ReproducibleHistogramObserver`` with the same arguments (unchanged without the lever)."""
-    constructor = spec.observer_or_fake_quant_ctr
     if not REPRODUCIBLE:
         return spec
+    constructor = spec.observer_or_fake_quant_ctr
     if constructor.p.func is not HistogramObserver:
         raise TypeError(f"expected the release's HistogramObserver, got {constructor.p.func}")
     observer = ReproducibleHistogramObserver.with_args(**constructor.p.keywords)
@@ -197,8 +197,9 @@ def histogram_search_range(
             f"{distance[index].item():.3g} of a bin from a histogram bin edge, within the "
             "float noise of another CPU; calibrate with one clip more or less to move it"
         )
+    histogram = torch.histc(values.to(torch.float64), observer.bins, low, high)
     searched = {
-        dtype: _searched_range(observer, values, low, high, dtype)
+        dtype: _searched_range(observer, histogram, low, high, dtype)
         for dtype in (torch.float64, torch.float32)
     }
     bin_width = (high - low) / observer.bins
@@ -216,14 +217,18 @@ def histogram_search_range(
 
 
 def _searched_range(
-    observer: HistogramObserver, values: torch.Tensor, low: float, high: float, dtype: torch.dtype
+    observer: HistogramObserver,
+    histogram: torch.Tensor,
+    low: float,
+    high: float,
+    dtype: torch.dtype,
 ) -> tuple[float, float]:
-    """The release's search on one histogram of ``values`` over ``[low, high]``, in ``dtype``
-    (the search makes its own tensors in the default dtype)."""
-    searcher = copy.deepcopy(observer)
+    """The release's search on ``histogram`` (over ``[low, high]``) in ``dtype``, by a fresh
+    observer of ``observer``'s kind (the search makes its own tensors in the default dtype)."""
+    searcher = HistogramObserver(bins=observer.bins, dtype=observer.dtype)
     searcher.min_val = torch.tensor(low, dtype=dtype)
     searcher.max_val = torch.tensor(high, dtype=dtype)
-    searcher.histogram = torch.histc(values.to(torch.float64), observer.bins, low, high).to(dtype)
+    searcher.histogram = histogram.to(dtype)
     default_dtype = torch.get_default_dtype()
     torch.set_default_dtype(dtype)
     try:
