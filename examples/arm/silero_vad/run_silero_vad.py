@@ -291,7 +291,7 @@ def _export_summary(result: ExportResult) -> str:
             f"{vela['cycles_total']:,} cycles per frame, SRAM {vela['sram_kib']} KiB, "
             f"DRAM {vela['dram_kib']} KiB"
         )
-    same = "the same from these sources on any build machine; RESULTS.md lists the defaults'"
+    same = "the same from these sources on any build machine; RESULTS.md lists the defaults"
     return f"{line}\nexport: sha256 {report['pte_sha256']} ({same})"
 
 
