@@ -179,11 +179,13 @@ def test_ctrl_c_ends_a_live_stream_like_its_end(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=REPO_ROOT,
+        # Unbuffered: communicate() reads the pipe itself, so lines a buffered readline had
+        # already pulled in (the other frames' PROB lines) would be lost to it.
+        bufsize=0,
     )
     assert process.stdin is not None and process.stdout is not None
     try:
         process.stdin.write(bytes(2 * 512 * 3))  # three frames of silence
-        process.stdin.flush()
         first = process.stdout.readline()  # the handler is in place once a frame is out
         assert first.startswith(b"PROB 0.000 "), first
         process.send_signal(signal.SIGINT)
