@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import torch
@@ -132,24 +133,28 @@ class ReproducibleHistogramObserver(HistogramObserver):
     own, not a replacement after calibration: the biases' derived specs hold the observer
     object itself."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """The release's arguments (``HistogramObserver.with_args``), passed on unchanged."""
         super().__init__(*args, **kwargs)
         self.seen: list[torch.Tensor] = []
         self._searched: tuple[float, float] | None = None
 
     def forward(self, x_orig: torch.Tensor) -> torch.Tensor:
+        """Keeps ``x_orig``'s values; no histogram yet (its bins would follow the frames)."""
         if x_orig.numel():
             self.seen.append(x_orig.detach().flatten().to(torch.float64))
             self._searched = None
         return x_orig
 
     def searched_range(self) -> tuple[float, float]:
+        """The range searched over every value seen, once (each derived bias spec asks)."""
         if self._searched is None:
             what = "the range of an int8 activation (an LSTM gate product's input)"
             self._searched = histogram_search_range(self, torch.cat(self.seen), what)
         return self._searched
 
     def calculate_qparams(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """The release's qparams of the searched range."""
         if not self.seen:  # the release's warning and default qparams
             return super().calculate_qparams()
         low, high = self.searched_range()
